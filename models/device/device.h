@@ -1,0 +1,80 @@
+// A Device is one disk or SSD: it accepts read and write commands (byte
+// offset and size), holds them in its own command queue, services them, and
+// reports each completion to its listener. HDD and SSD are the two
+// implementations; a vdev leaf or a workload sits on top.
+//
+// Contract: the caller keeps at most queue_depth() commands inside the device
+// (in_device() tells how many are there); Submit() beyond that, or outside
+// the device's capacity, is an internal error. Completion callbacks run from
+// the event loop at the completion instant. Not thread-safe.
+#ifndef ZIOSIM_MODELS_DEVICE_DEVICE_H_
+#define ZIOSIM_MODELS_DEVICE_DEVICE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "models/device/device_stats.h"
+#include "sim/core/simulation.h"
+
+namespace ziosim {
+
+enum class IoOp : uint8_t { kRead = 0, kWrite = 1 };
+
+// How the device picks the next command from its queue.
+enum class QueuePolicy : uint8_t {
+  kFifo,  // arrival order
+  kSptf,  // shortest positioning time first (NCQ-style reordering; HDD only)
+};
+
+struct DeviceRequest {
+  uint64_t tag = 0;  // caller's identifier, handed back on completion
+  int64_t offset_bytes = 0;
+  int64_t size_bytes = 0;
+  IoOp op = IoOp::kRead;
+};
+
+class DeviceListener {
+ public:
+  virtual ~DeviceListener() = default;
+  // `submitted` is when the command entered the device, `done` is now.
+  virtual void OnDeviceDone(const DeviceRequest& req, SimTime submitted, SimTime done) = 0;
+};
+
+class Device : public EventHandler {
+ public:
+  Device(Simulation* sim, std::string name) : sim_(sim), name_(std::move(name)) {}
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const std::string& name() const { return name_; }
+  virtual bool is_rotational() const = 0;
+  virtual int64_t capacity_bytes() const = 0;
+  // Sector size the device addresses in (offsets and sizes are multiples).
+  virtual int64_t sector_bytes() const { return 512; }
+  // Most commands the device accepts at once (NCQ / NVMe queue depth).
+  virtual int queue_depth() const = 0;
+  virtual int in_device() const = 0;
+
+  // REQUIRES: in_device() < queue_depth(); the request lies inside the device.
+  virtual void Submit(const DeviceRequest& req) = 0;
+
+  void set_listener(DeviceListener* listener) { listener_ = listener; }
+  const DeviceStats& stats() const { return stats_; }
+  // Closes the busy-time accounting at `now` (call before reading stats at the end of a run).
+  void FinishStats(SimTime now) { stats_.Finish(now); }
+
+ protected:
+  // Validates a request against capacity and sector alignment; throws std::logic_error.
+  void CheckRequest(const DeviceRequest& req) const;
+
+  Simulation* sim_;
+  DeviceListener* listener_ = nullptr;
+  DeviceStats stats_;
+
+ private:
+  std::string name_;
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_MODELS_DEVICE_DEVICE_H_

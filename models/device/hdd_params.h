@@ -1,0 +1,139 @@
+// Everything the HDD model needs to know about one drive. Filled either from
+// DiskSim specs (models/disksim/) or from a catalog entry (models/catalog/),
+// which derives zones and a seek curve from datasheet figures. Plain data;
+// HddParams::Validate() reports an inconsistent set as InputError.
+//
+// Addresses are 512-byte logical blocks (LBNs); times are integer ns; angles
+// are fractions of a revolution.
+#ifndef ZIOSIM_MODELS_DEVICE_HDD_PARAMS_H_
+#define ZIOSIM_MODELS_DEVICE_HDD_PARAMS_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/time.h"
+
+namespace ziosim {
+
+// One recording zone: a cylinder range with a constant number of sectors per track.
+struct HddZone {
+  int first_cylinder = 0;
+  int last_cylinder = 0;  // inclusive
+  int sectors_per_track = 0;
+  double first_block_offset_sectors = 0;  // angle of physical sector 0 on the zone's first track
+  int64_t empty_front_sectors = 0;        // reserved sectors before the zone's first LBN
+  int track_skew_sectors = 0;             // start rotation per head switch
+  int cylinder_skew_sectors = 0;          // start rotation per cylinder step (instead of a track skew)
+  int64_t spares = 0;                     // unit depends on the sparing scheme
+  std::vector<int64_t> slips;             // zone-relative physical sectors (tracks for scheme 1)
+  std::vector<std::pair<int64_t, int64_t>> defects;  // (defective, replacement), same units
+};
+
+// Where spare space lives (DiskSim dm_layout_g1 "Sparing scheme used").
+enum class SparingScheme : int {
+  kNone = 0,
+  kTracksPerZone = 1,   // whole spare tracks at each zone's end; slips are track numbers
+  kDiskEnd = 7,         // spares at the end of the disk; slips push LBNs forward per cylinder
+  kPerRange = 8,        // spare sectors at the end of each range of `range_size` cylinders
+  kZoneEnd = 9,         // spare sectors at each zone's end
+};
+
+struct HddLayout {
+  int surfaces = 0;   // data heads = tracks per cylinder
+  int cylinders = 0;
+  SparingScheme sparing = SparingScheme::kNone;
+  int range_size_cylinders = 1;  // for kPerRange
+  std::vector<HddZone> zones;
+};
+
+// Seek time as a function of cylinder distance d >= 1 (0 for d = 0).
+struct HddSeekModel {
+  enum class Kind {
+    kTable,       // measured curve: linear interpolation, last segment extrapolated
+    kHpl,         // HP's model: d < v1 -> v2 + v3*sqrt(d), else v4 + v5*d; optional table for d <= 10
+    kThreePoint,  // datasheet single / average / full-stroke figures: a + b*sqrt(d-1) + c*(d-1)
+  };
+  Kind kind = Kind::kThreePoint;
+  std::vector<std::pair<int, SimTime>> table;  // (distance in cylinders, seek time), ascending
+  // kHpl: v1 in cylinders, v2/v4 in ms, v3 in ms/sqrt(cyl), v5 in ms/cyl; v6 = one-cylinder time or -1.
+  double hpl[6] = {0, 0, 0, 0, 0, -1};
+  std::vector<SimTime> first_ten;  // kHpl with table: times for d = 1..10
+  SimTime single_cylinder_ns = 0;  // kThreePoint inputs
+  SimTime average_ns = 0;
+  SimTime full_stroke_ns = 0;
+};
+
+struct HddMechanics {
+  double rpm = 7200;
+  HddSeekModel seek;
+  SimTime head_switch_ns = 0;
+  SimTime write_settle_ns = 0;  // added to write positioning; may be negative (DiskSim)
+};
+
+// Host-interface and firmware costs. "after read/after write" pairs depend on
+// the type of the previous command the drive completed ([0] after a read, [1] after a write).
+struct HddInterface {
+  SimTime bus_read_block_ns = 0;   // per 512-byte block, disk -> host
+  SimTime bus_write_block_ns = 0;  // per 512-byte block, host -> disk
+  SimTime per_request_ns = 0;
+  SimTime read_hit_ns[2] = {0, 0};
+  SimTime read_miss_ns[2] = {0, 0};
+  SimTime write_hit_ns[2] = {0, 0};   // used by write-back drives
+  SimTime write_miss_ns[2] = {0, 0};  // used by write-through drives
+  SimTime read_completion_ns = 0;
+  SimTime write_completion_ns = 0;
+  SimTime data_prep_ns = 0;
+  SimTime first_reselect_ns = 0;
+  SimTime other_reselect_ns = 0;
+  SimTime read_disconnect_ns[2] = {0, 0};
+  SimTime write_disconnect_ns = 0;
+  SimTime min_seek_delay_ns = 0;  // floor on positioning of writes that do not continue a write stream
+  bool hold_bus_read = false;     // keep the bus while a read's sectors arrive from the media
+  bool hold_bus_write = false;
+  double read_watermark = 0;      // fraction; see HddModel for how it becomes sectors
+  double write_watermark = 0;
+  bool watermark_by_request_size = true;
+  bool immediate_partial_hit = true;  // send the cached head of a partial hit at once
+  // DiskSim's "extra write disconnect" (HP C2247A): accepted and recorded, modelled
+  // only through its media gating; see HddModel.
+  bool extra_write_disconnect = false;
+};
+
+struct HddCache {
+  bool enabled = true;
+  int segments = 1;
+  int segment_blocks = 256;
+  int max_write_segments = 1;
+  bool separate_write_segment = false;
+  // Read-ahead scheme ("Buffer continuous read"): 0 none, 1 to track end, 2 to cylinder end,
+  // 3 to request end + max_read_ahead, 4 DEC scheme (track after the request, one more on a stream).
+  int read_ahead_scheme = 3;
+  int min_read_ahead_blocks = 0;
+  int max_read_ahead_blocks = 256;
+  bool read_ahead_on_idle_hit = false;
+  int fast_write_level = 0;  // 0 write-through; 1, 2 write-back
+  bool combine_seq_writes = true;
+  bool read_hits_on_write_data = true;
+  bool stop_prefetch_in_sector = false;  // false: finish the sector under the head first
+  bool write_hit_stop_prefetch = true;
+};
+
+struct HddParams {
+  std::string name;
+  std::string source;  // where the values come from (file, datasheet), for reports
+  int queue_depth = 1;
+  HddLayout layout;
+  HddMechanics mechanics;
+  HddInterface interface;
+  HddCache cache;
+
+  // Throws InputError naming `source` and the offending field if the set is inconsistent
+  // (no zones, overlapping zones, zero sectors per track, non-positive rpm, ...).
+  void Validate() const;
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_MODELS_DEVICE_HDD_PARAMS_H_

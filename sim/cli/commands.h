@@ -1,0 +1,18 @@
+// One function per subcommand registers it on the CLI11 app. Each lives in its
+// own file under sim/cli/ and returns through the exit-code rules of main.cc:
+// 0 success, 2 bad input (an InputError, with its one-line message on stderr).
+#ifndef ZIOSIM_SIM_CLI_COMMANDS_H_
+#define ZIOSIM_SIM_CLI_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+namespace ziosim::cli {
+
+void AddDrivesCommand(CLI::App& app);
+void AddDiskBenchCommand(CLI::App& app);
+void AddValidateDisksimCommand(CLI::App& app);
+void AddDemoCommand(CLI::App& app);
+
+}  // namespace ziosim::cli
+
+#endif  // ZIOSIM_SIM_CLI_COMMANDS_H_

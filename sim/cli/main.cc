@@ -1,0 +1,31 @@
+// ziosim: a discrete-event simulator of ZFS read I/O.
+#include <iostream>
+
+#include "sim/cli/commands.h"
+#include "sim/core/status.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ziosim: a discrete-event simulator of ZFS read I/O"};
+  app.require_subcommand(1);
+  ziosim::cli::AddDrivesCommand(app);
+  ziosim::cli::AddDiskBenchCommand(app);
+  ziosim::cli::AddValidateDisksimCommand(app);
+  ziosim::cli::AddDemoCommand(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // a bad command line is bad input
+  } catch (const ziosim::InputError& e) {
+    std::cerr << "ziosim: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "ziosim: internal error: " << e.what() << "\n";
+    return 70;  // EX_SOFTWARE: a bug, not the user's fault
+  }
+  return 0;
+}

@@ -1,0 +1,23 @@
+// Errors that a user caused (a bad spec, a malformed trace line, an unknown
+// drive) are thrown as InputError with a message that names the file, line and
+// field. The CLI prints the message alone and exits with status 2; the Python
+// module raises ValueError with the same text.
+#ifndef ZIOSIM_SIM_CORE_STATUS_H_
+#define ZIOSIM_SIM_CORE_STATUS_H_
+
+#include <stdexcept>
+#include <string>
+
+namespace ziosim {
+
+class InputError : public std::runtime_error {
+ public:
+  explicit InputError(const std::string& message) : std::runtime_error(message) {}
+  // "FILE:LINE: MESSAGE", the form compilers use, so editors can jump to it.
+  InputError(const std::string& file, int line, const std::string& message)
+      : std::runtime_error(file + ":" + std::to_string(line) + ": " + message) {}
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_CORE_STATUS_H_
