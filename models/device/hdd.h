@@ -55,7 +55,10 @@ class HddDevice : public Device {
 
  private:
   class Impl;
+  void StartNext();
+
   HddParams params_;
+  QueuePolicy policy_;
   std::unique_ptr<HddGeometry> geometry_;
   std::unique_ptr<Impl> impl_;
   HddBreakdown last_;

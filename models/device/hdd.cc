@@ -1,0 +1,494 @@
+#include "models/device/hdd.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "models/device/hdd_cache.h"
+#include "models/device/hdd_geometry.h"
+#include "models/device/hdd_mechanism.h"
+
+namespace ziosim {
+
+namespace {
+
+constexpr uint32_t kCompleteEvent = 1;
+constexpr int64_t kPsPerNs = 1000;
+
+int64_t Ps(SimTime ns) { return ns * kPsPerNs; }
+SimTime CeilNs(int64_t ps) { return (ps + kPsPerNs - 1) / kPsPerNs; }
+SimTime RoundNs(int64_t ps) { return (ps + kPsPerNs / 2) / kPsPerNs; }
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// One stretch of a media access on one track: its first sector starts passing
+// under the head at `start_ps`; `blocks` wanted sectors follow, spread over
+// `span` physical sectors (slips included) of `sector_ps` each.
+struct MediaRun {
+  int64_t start_ps;
+  int64_t blocks;
+  int64_t span;
+  int64_t sector_ps;
+  int64_t first_ready_ps() const { return start_ps + sector_ps; }
+  int64_t end_ps() const { return start_ps + span * sector_ps; }
+};
+
+}  // namespace
+
+// Service logic of one drive. Every command is costed when it reaches the
+// head of the queue: the firmware overheads, the arm (seek, head switch,
+// settle), the platter (rotational wait from the angle at that instant), the
+// media transfer track by track, and the bus. Read-ahead continues after a
+// read completes and is advanced lazily: the next command first replays how far
+// it got by its arrival, then stops it (the arm is needed elsewhere).
+class HddDevice::Impl {
+ public:
+  explicit Impl(HddDevice& dev)
+      : dev_(dev),
+        p_(dev.params_),
+        geo_(*dev.geometry_),
+        mech_(p_.mechanics, geo_),
+        cache_(p_.cache.segments, p_.cache.segment_blocks) {
+    queue_.reserve(static_cast<size_t>(p_.queue_depth));
+    runs_.reserve(64);
+  }
+
+  // Costs `req` arriving at the drive at `t_ps`; returns its completion time.
+  int64_t Serve(const DeviceRequest& req, int64_t t_ps, HddBreakdown* bd);
+  // Positioning + rotational wait if `req` were started at `t_ps` (SPTF's key).
+  int64_t EstimateAccessPs(const DeviceRequest& req, int64_t t_ps) const;
+
+  struct Pending {
+    DeviceRequest req;
+    SimTime submitted;
+  };
+  std::vector<Pending> queue_;
+  bool busy_ = false;
+  Pending current_{};
+
+ private:
+  struct ReadAhead {
+    bool active = false;
+    int segment = -1;
+    int64_t next_lbn = 0;       // next LBN to come under the head
+    int64_t target_lbn = 0;     // read-ahead stops before this LBN
+    int64_t seek_done_ps = 0;   // positioning to next_lbn's track ends
+    int64_t next_start_ps = 0;  // next_lbn's sector starts passing under the head
+  };
+
+  int64_t ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  int64_t ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  int64_t ServeWholeHit(int64_t n, int64_t t, int seg);
+
+  void AdvanceReadAhead(int64_t t);
+  int64_t StopReadAhead(int64_t t);
+  void StartReadAhead(int seg, int64_t req_lbn, int64_t req_end, bool stream, int64_t t);
+  void PositionReadAhead(int64_t t);
+  int64_t ReadAheadTarget(int64_t req_lbn, int64_t req_end, bool stream) const;
+
+  int64_t ArmStart(int64_t t, int64_t cmd_done);
+  int64_t WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd);
+  int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps);
+  int64_t BusPipeline(int64_t bus_free, int64_t n, int64_t bus_ps, int64_t watermark) const;
+  int64_t ReadWatermark(int64_t n) const;
+
+  int prev() const { return prev_was_write_ ? 1 : 0; }
+
+  HddDevice& dev_;
+  const HddParams& p_;
+  const HddGeometry& geo_;
+  HddMechanism mech_;
+  HddSegmentCache cache_;
+  ReadAhead ra_;
+  std::vector<MediaRun> runs_;  // scratch for the current access; capacity reused
+  int64_t arm_free_ps_ = 0;     // earlier mechanical work (destage) holds the arm until then
+  bool prev_was_write_ = false;
+  int64_t last_write_end_lbn_ = -1;
+};
+
+int64_t HddDevice::Impl::Serve(const DeviceRequest& req, int64_t t, HddBreakdown* bd) {
+  *bd = HddBreakdown{};
+  const int64_t lbn = req.offset_bytes / 512;
+  const int64_t n = req.size_bytes / 512;
+  const PhysicalAddress first = geo_.Map(lbn);
+  bd->cylinder = first.cylinder;
+  bd->head = first.head;
+  bd->sector = first.sector;
+  const bool is_write = req.op == IoOp::kWrite;
+  const int64_t done = is_write ? ServeWrite(lbn, n, t, bd) : ServeRead(lbn, n, t, bd);
+  prev_was_write_ = is_write;
+  return done;
+}
+
+// --- reads -----------------------------------------------------------------
+
+int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
+  const HddInterface& io = p_.interface;
+  const int64_t b = Ps(io.bus_read_block_ns);
+  AdvanceReadAhead(t);
+  const int seg = p_.cache.enabled ? cache_.Find(lbn) : -1;
+  if (seg >= 0 && cache_.at(seg).end >= lbn + n) {
+    bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
+    return ServeWholeHit(n, t, seg);
+  }
+  const int64_t arrive = t + Ps(io.per_request_ns);
+  const int64_t cmd_done = arrive + Ps(io.read_miss_ns[prev()]);
+  const int64_t arm_start = ArmStart(t, cmd_done);
+
+  // A partial hit sends its cached head at once, then the rest comes from the media.
+  int64_t cached = 0, bus_free = 0;
+  if (seg >= 0 && io.immediate_partial_hit) {
+    bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
+    cached = cache_.at(seg).end - lbn;
+    bus_free = arrive + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns) + cached * b;
+  }
+  const int64_t media_lbn = lbn + cached, media_n = n - cached;
+  const int64_t media_end = WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd);
+  bd->wait_ns = RoundNs(arm_start - cmd_done);
+  const int64_t sent = BusPipeline(bus_free, media_n, b, ReadWatermark(media_n));
+
+  const bool stream = seg >= 0;
+  const int target_seg = seg >= 0 ? seg : cache_.Victim();
+  if (seg >= 0) {
+    cache_.Extend(seg, lbn + n);
+    cache_.Touch(seg);
+  } else {
+    cache_.Fill(target_seg, lbn, lbn + n, /*is_write=*/false);
+  }
+  if (p_.cache.enabled) StartReadAhead(target_seg, lbn, lbn + n, stream, media_end);
+  return sent + Ps(io.read_completion_ns);
+}
+
+int64_t HddDevice::Impl::ServeWholeHit(int64_t n, int64_t t, int seg) {
+  const HddInterface& io = p_.interface;
+  cache_.Touch(seg);
+  // Read-ahead stops on any new command; some firmware restarts it after a hit.
+  const bool resume = ra_.active && ra_.segment == seg && p_.cache.read_ahead_on_idle_hit;
+  const int64_t arm_idle = StopReadAhead(t);
+  if (resume && ra_.next_lbn < ra_.target_lbn) {
+    ra_.active = true;
+    PositionReadAhead(arm_idle);
+  }
+  // Without "sneaky" hits, a hit that arrives while a destage holds the
+  // mechanism waits for it, like a miss.
+  const int64_t ready = std::max(t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]), arm_free_ps_);
+  return ready + Ps(io.data_prep_ns) + n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
+}
+
+// Sectors that must be buffered before a disconnected read reconnects to send.
+int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
+  const HddInterface& io = p_.interface;
+  int64_t w;
+  if (io.watermark_by_request_size) {
+    w = static_cast<int64_t>(io.read_watermark * std::min<int64_t>(p_.cache.segment_blocks, n));
+  } else {
+    w = static_cast<int64_t>(std::ceil(io.read_watermark * p_.cache.segment_blocks));
+  }
+  return std::clamp<int64_t>(w, 1, n);
+}
+
+// Sends the sectors of runs_ over the bus as they land. The disk connects once
+// `watermark` sectors are buffered (paying reselect and data preparation) and,
+// if it may not hold the bus, reconnects the same way whenever the buffer ran dry.
+int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t n, int64_t b, int64_t watermark) const {
+  const HddInterface& io = p_.interface;
+  const int64_t reconnect = Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
+  int64_t seen = 0;
+  bool connected = false;
+  for (const MediaRun& r : runs_) {
+    if (!connected && seen + r.blocks >= watermark) {
+      const int64_t wth = r.start_ps + (watermark - seen) * r.sector_ps;
+      bus_free = std::max(bus_free, wth + reconnect);
+      connected = true;
+    } else if (connected && !io.hold_bus_read && bus_free < r.first_ready_ps()) {
+      bus_free = r.first_ready_ps() + reconnect;
+    }
+    seen += r.blocks;
+    if (!connected) continue;
+    bus_free = std::max({bus_free + r.blocks * b, r.first_ready_ps() + r.blocks * b, r.end_ps() + b});
+  }
+  (void)n;
+  return bus_free;
+}
+
+// --- read-ahead --------------------------------------------------------------
+
+int64_t HddDevice::Impl::ReadAheadTarget(int64_t req_lbn, int64_t req_end, bool stream) const {
+  const HddCache& c = p_.cache;
+  const int64_t last = geo_.total_blocks();
+  if (req_end >= last) return last;
+  int64_t target = req_end;
+  switch (c.read_ahead_scheme) {
+    case 0:
+      return req_end;
+    case 1:
+    case 2: {  // to the end of the track (1) or cylinder (2) holding the request's last block
+      const PhysicalAddress a = geo_.Map(req_end - 1);
+      int64_t lbn = req_end - 1;
+      for (;;) {
+        const TrackRun run = geo_.RunOnTrack(lbn, last - lbn);
+        lbn += run.blocks;
+        if (lbn >= last || c.read_ahead_scheme == 1) break;
+        if (geo_.Map(lbn).cylinder != a.cylinder) break;
+      }
+      target = std::min(lbn, req_end + c.max_read_ahead_blocks);
+      break;
+    }
+    case 3:
+      target = req_end + c.max_read_ahead_blocks;
+      break;
+    case 4: {  // DEC: the track after the request, one more on a sequential stream
+      const int64_t track = geo_.RunOnTrack(req_end, last - req_end).blocks;
+      target = req_end + track;
+      if (stream) target += geo_.SectorsPerTrack(geo_.Map(req_end).cylinder);
+      break;
+    }
+  }
+  (void)req_lbn;
+  // The segment holds at most one segment of data past what the host has taken.
+  target = std::min(target, req_end + c.segment_blocks);
+  return std::min(std::max(target, std::min<int64_t>(req_end + c.min_read_ahead_blocks, last)), last);
+}
+
+void HddDevice::Impl::StartReadAhead(int seg, int64_t req_lbn, int64_t req_end, bool stream, int64_t t) {
+  ra_.active = false;
+  const int64_t target = ReadAheadTarget(req_lbn, req_end, stream);
+  if (target <= req_end) return;
+  ra_ = ReadAhead{true, seg, req_end, target, 0, 0};
+  PositionReadAhead(t);
+}
+
+// Moves the arm toward ra_.next_lbn's track starting at `t`.
+void HddDevice::Impl::PositionReadAhead(int64_t t) {
+  const PhysicalAddress a = geo_.Map(ra_.next_lbn);
+  ra_.seek_done_ps = t + mech_.PositionPs(a, /*is_write=*/false);
+  mech_.MoveTo(a);
+  ra_.next_start_ps = ra_.seek_done_ps + mech_.RotationalWaitPs(ra_.seek_done_ps, a);
+}
+
+// Replays the read-ahead up to time `t`: every sector finished by then is in the segment.
+void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
+  while (ra_.active) {
+    if (ra_.next_lbn >= ra_.target_lbn) {
+      ra_.active = false;
+      break;
+    }
+    const TrackRun run = geo_.RunOnTrack(ra_.next_lbn, ra_.target_lbn - ra_.next_lbn);
+    const int64_t st = mech_.SectorPs(run.start.cylinder);
+    if (t < ra_.next_start_ps + st) break;
+    const int64_t finished = (t - ra_.next_start_ps) / st;
+    if (finished < run.physical_span) {
+      const int64_t k = std::min(finished, run.blocks);
+      ra_.next_lbn += k;
+      ra_.next_start_ps += k * st;
+      cache_.Extend(ra_.segment, ra_.next_lbn);
+      break;
+    }
+    const int64_t run_end = ra_.next_start_ps + run.physical_span * st;
+    ra_.next_lbn += run.blocks;
+    cache_.Extend(ra_.segment, ra_.next_lbn);
+    if (ra_.next_lbn >= ra_.target_lbn) {
+      ra_.active = false;
+      break;
+    }
+    PositionReadAhead(run_end);
+  }
+}
+
+// Stops the read-ahead for a command that needs the arm at `t`; returns when the
+// arm is free: at once while it waits for rotation, at the end of a seek in
+// progress (the arm is then over the read-ahead's track), or at the end of the
+// sector being read unless the drive may stop mid-sector.
+int64_t HddDevice::Impl::StopReadAhead(int64_t t) {
+  AdvanceReadAhead(t);
+  if (!ra_.active) return t;
+  ra_.active = false;
+  if (t < ra_.seek_done_ps) return ra_.seek_done_ps;
+  if (t < ra_.next_start_ps || p_.cache.stop_prefetch_in_sector) return t;
+  ++ra_.next_lbn;
+  cache_.Extend(ra_.segment, ra_.next_lbn);
+  return ra_.next_start_ps + mech_.SectorPs(geo_.Map(ra_.next_lbn - 1).cylinder);
+}
+
+// When the arm may start moving for a command whose firmware work ends at
+// `cmd_done`. Stopping a read-ahead adds its wait to the command's own (DiskSim
+// sums them rather than overlapping them); a destage in progress must finish.
+int64_t HddDevice::Impl::ArmStart(int64_t t, int64_t cmd_done) {
+  const int64_t ra_free = StopReadAhead(t);
+  return std::max(cmd_done + (ra_free - t), arm_free_ps_);
+}
+
+// --- media -------------------------------------------------------------------
+
+// Positions and transfers `n` LBNs from `lbn`, starting at `t`; fills runs_ and
+// the breakdown's first-positioning figures. Returns when the last sector ends.
+int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd) {
+  runs_.clear();
+  const int64_t first_t = t;
+  while (n > 0) {
+    const TrackRun run = geo_.RunOnTrack(lbn, n);
+    const int64_t position = mech_.PositionPs(run.start, is_write);
+    const int64_t seek_end = t + position;
+    const int64_t wait = mech_.RotationalWaitPs(seek_end, run.start);
+    if (runs_.empty()) {
+      bd->seek_cylinders = std::abs(run.start.cylinder - mech_.cylinder());
+      bd->seek_ns = RoundNs(position);
+      bd->latency_ns = RoundNs(wait);
+      dev_.stats_.OnSeek(bd->seek_cylinders);
+    }
+    mech_.MoveTo(run.start);
+    const int64_t st = mech_.SectorPs(run.start.cylinder);
+    runs_.push_back(MediaRun{seek_end + wait, run.blocks, run.physical_span, st});
+    t = runs_.back().end_ps();
+    lbn += run.blocks;
+    n -= run.blocks;
+  }
+  if (!runs_.empty()) bd->transfer_ns = RoundNs(t - runs_.front().start_ps);
+  (void)first_t;
+  return t;
+}
+
+// --- writes ------------------------------------------------------------------
+
+// Writes the sectors of runs_ as their data arrive over the bus (block i at
+// data_start + (i+1)*b): a sector whose data are late passes under the head and
+// is written a revolution later. Returns when the last sector is on the platter.
+int64_t HddDevice::Impl::WriteSectors(int64_t data_start_ps, int64_t b) {
+  const int64_t rev = mech_.period_ps();
+  int64_t index = 0, end = 0, shift = 0;
+  for (MediaRun& r : runs_) {
+    r.start_ps += shift;
+    for (int64_t k = 0; k < r.blocks; ++k, ++index) {
+      const int64_t slot = r.start_ps + k * r.sector_ps;
+      const int64_t arrival = data_start_ps + (index + 1) * b;
+      if (slot < arrival) {
+        const int64_t late = CeilDiv(arrival - slot, rev) * rev;
+        r.start_ps += late;
+        shift += late;
+      }
+    }
+    end = r.end_ps();
+  }
+  return end;
+}
+
+int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
+  const HddInterface& io = p_.interface;
+  const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
+  const int64_t b = Ps(io.bus_write_block_ns);
+  const int64_t arrive = t + Ps(io.per_request_ns);
+  const int64_t overhead = Ps(write_back ? io.write_hit_ns[prev()] : io.write_miss_ns[prev()]);
+  const int64_t cmd_done = arrive + overhead;
+
+  // Only max_write_segments segments may hold unwritten data: a write that cannot
+  // append to the one being written waits for the destage in progress.
+  const int append = cache_.FindWriteAppend(lbn);
+  const bool must_wait = write_back && append < 0 && p_.cache.max_write_segments <= 1;
+  const int64_t data_start = (must_wait ? std::max(cmd_done, arm_free_ps_) : cmd_done) + Ps(io.data_prep_ns);
+
+  int64_t arm_start = ArmStart(t, cmd_done);
+  const bool continues_stream = lbn == last_write_end_lbn_;
+  WalkMedia(lbn, n, arm_start, /*is_write=*/true, bd);
+  if (!continues_stream && io.min_seek_delay_ns > 0) {
+    // A short seek starts late rather than arriving early (DiskSim's minimum seek delay).
+    const int64_t floor_shift = Ps(io.min_seek_delay_ns) - Ps(bd->seek_ns);
+    if (floor_shift > 0) {
+      arm_start += floor_shift;
+      const int64_t rev = mech_.period_ps();
+      for (MediaRun& r : runs_) r.start_ps += CeilDiv(floor_shift, rev) * rev;
+    }
+  }
+  bd->wait_ns = RoundNs(arm_start - cmd_done);
+  int64_t gate_start = data_start;
+  if (io.extra_write_disconnect) {
+    // The media transfer waits until the segment holds a minimum of the write's data.
+    const int64_t need = n < 45 ? std::min<int64_t>(n, 10) : 15;
+    gate_start = std::max(gate_start, data_start + need * b - b);
+  }
+  const int64_t media_end = WriteSectors(gate_start, b);
+  arm_free_ps_ = media_end;
+  last_write_end_lbn_ = lbn + n;
+
+  const int keep = append >= 0 ? append : cache_.Victim();
+  cache_.Invalidate(lbn, lbn + n, keep);
+  if (append >= 0) {
+    cache_.Extend(keep, lbn + n);
+    cache_.Touch(keep);
+  } else {
+    cache_.Fill(keep, lbn, lbn + n, /*is_write=*/true);
+  }
+  if (write_back) {
+    bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
+    return data_start + n * b + Ps(io.write_completion_ns);
+  }
+  return media_end + Ps(io.first_reselect_ns) + Ps(io.write_completion_ns);
+}
+
+int64_t HddDevice::Impl::EstimateAccessPs(const DeviceRequest& req, int64_t t) const {
+  const int64_t lbn = req.offset_bytes / 512;
+  if (p_.cache.enabled && req.op == IoOp::kRead) {
+    const int seg = cache_.Find(lbn);
+    if (seg >= 0 && cache_.at(seg).end >= lbn + req.size_bytes / 512) return 0;
+  }
+  const PhysicalAddress a = geo_.Map(lbn);
+  const int64_t start = std::max(t, arm_free_ps_) + mech_.PositionPs(a, req.op == IoOp::kWrite);
+  return start - t + mech_.RotationalWaitPs(start, a);
+}
+
+// --- the device ----------------------------------------------------------------
+
+HddDevice::HddDevice(Simulation* sim, std::string name, HddParams params, QueuePolicy policy)
+    : Device(sim, std::move(name)), params_(std::move(params)), policy_(policy) {
+  params_.Validate();
+  geometry_ = std::make_unique<HddGeometry>(params_.layout);
+  impl_ = std::make_unique<Impl>(*this);
+}
+
+HddDevice::~HddDevice() = default;
+
+int64_t HddDevice::capacity_bytes() const { return geometry_->total_blocks() * 512; }
+
+SimTime HddDevice::revolution_ns() const { return RoundNs(impl_ ? std::llround(60e12 / params_.mechanics.rpm) : 0); }
+
+void HddDevice::Submit(const DeviceRequest& req) {
+  CheckRequest(req);
+  ++in_device_;
+  stats_.OnEnter(sim_->now(), in_device_);
+  impl_->queue_.push_back(Impl::Pending{req, sim_->now()});
+  if (!impl_->busy_) StartNext();
+}
+
+void HddDevice::StartNext() {
+  auto& q = impl_->queue_;
+  if (q.empty()) return;
+  size_t pick = 0;
+  if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
+    const int64_t now_ps = Ps(sim_->now());
+    int64_t best = impl_->EstimateAccessPs(q[0].req, now_ps);
+    for (size_t i = 1; i < q.size(); ++i) {
+      const int64_t cost = impl_->EstimateAccessPs(q[i].req, now_ps);
+      if (cost < best) {
+        best = cost;
+        pick = i;
+      }
+    }
+  }
+  impl_->current_ = q[pick];
+  q.erase(q.begin() + static_cast<std::ptrdiff_t>(pick));
+  impl_->busy_ = true;
+  const int64_t done_ps = impl_->Serve(impl_->current_.req, Ps(sim_->now()), &last_);
+  sim_->Schedule(std::max(CeilNs(done_ps), sim_->now()), this, kCompleteEvent);
+}
+
+void HddDevice::OnEvent(uint32_t kind, uint64_t /*arg*/) {
+  if (kind != kCompleteEvent) return;
+  const Impl::Pending done = impl_->current_;
+  impl_->busy_ = false;
+  --in_device_;
+  const SimTime now = sim_->now();
+  stats_.OnLeave(now, in_device_, done.req.op == IoOp::kWrite, done.req.size_bytes, now - done.submitted);
+  StartNext();
+  if (listener_ != nullptr) listener_->OnDeviceDone(done.req, done.submitted, now);
+}
+
+}  // namespace ziosim

@@ -1,0 +1,52 @@
+// The drive's buffer: equal segments, each holding one contiguous run of LBNs
+// (DiskSim's segmented cache). Lookups and replacement only; the timing of
+// filling a segment (read-ahead, destage) lives in HddDevice.
+#ifndef ZIOSIM_MODELS_DEVICE_HDD_CACHE_H_
+#define ZIOSIM_MODELS_DEVICE_HDD_CACHE_H_
+
+#include <cstdint>
+#include <vector>
+
+namespace ziosim {
+
+struct HddSegment {
+  int64_t start = 0;  // first valid LBN
+  int64_t end = 0;    // one past the last valid LBN (start == end: empty)
+  uint64_t last_use = 0;
+  bool holds_write = false;  // last filled by a write (write-append candidate)
+  bool empty() const { return start >= end; }
+  bool Contains(int64_t lbn) const { return lbn >= start && lbn < end; }
+};
+
+class HddSegmentCache {
+ public:
+  HddSegmentCache(int segments, int segment_blocks);
+
+  int segment_blocks() const { return segment_blocks_; }
+  HddSegment& at(int i) { return segments_[i]; }
+  const HddSegment& at(int i) const { return segments_[i]; }
+
+  // Segment holding `lbn`, or -1.
+  int Find(int64_t lbn) const;
+  // Segment whose data end exactly at `lbn` and were written, or -1 (sequential write append).
+  int FindWriteAppend(int64_t lbn) const;
+  // Empty segment if any, else the least recently used one other than `avoid`.
+  int Victim(int avoid = -1) const;
+  // Marks segment i used now (moves it to the back of the LRU order).
+  void Touch(int i) { segments_[i].last_use = ++clock_; }
+  // Sets segment i to hold [start, end), keeping at most segment_blocks() trailing blocks.
+  void Fill(int i, int64_t start, int64_t end, bool is_write);
+  // Grows segment i to `end`, sliding its start to stay within segment_blocks().
+  void Extend(int i, int64_t end);
+  // Drops [start, end) from every segment except `keep` (a write makes older copies stale).
+  void Invalidate(int64_t start, int64_t end, int keep);
+
+ private:
+  std::vector<HddSegment> segments_;
+  int segment_blocks_;
+  uint64_t clock_ = 0;
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_MODELS_DEVICE_HDD_CACHE_H_

@@ -1,0 +1,51 @@
+// The moving parts of a disk: the actuator (which cylinder and head it is on,
+// how long a move takes) and the spindle (the platter angle as a function of
+// time: angle 0 at time 0, one turn every 60/rpm seconds). Times here are
+// picoseconds, like DiskSim's diskmodel, so a sector's start is exact to the ps
+// even on 2,000-sector tracks.
+#ifndef ZIOSIM_MODELS_DEVICE_HDD_MECHANISM_H_
+#define ZIOSIM_MODELS_DEVICE_HDD_MECHANISM_H_
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "models/device/hdd_geometry.h"
+#include "models/device/hdd_params.h"
+#include "models/device/hdd_seek.h"
+
+namespace ziosim {
+
+class HddMechanism {
+ public:
+  HddMechanism(const HddMechanics& mech, const HddGeometry& geometry);
+
+  int64_t period_ps() const { return period_ps_; }
+  int cylinder() const { return cylinder_; }
+  int head() const { return head_; }
+  const HddGeometry& geometry() const { return geometry_; }
+
+  // Time to move from the current position to `to`: the seek, or the head switch if
+  // that is longer, plus the write settle for writes (never negative in total).
+  int64_t PositionPs(const PhysicalAddress& to, bool is_write) const;
+  // Time from `t_ps` until the start of `a`'s sector passes under the head.
+  int64_t RotationalWaitPs(int64_t t_ps, const PhysicalAddress& a) const;
+  int64_t SectorPs(int cylinder) const { return period_ps_ / geometry_.SectorsPerTrack(cylinder); }
+  void MoveTo(const PhysicalAddress& a) {
+    cylinder_ = a.cylinder;
+    head_ = a.head;
+  }
+  int64_t SeekPs(int64_t distance) const { return seek_.SeekPs(distance); }
+
+ private:
+  const HddGeometry& geometry_;
+  HddSeek seek_;
+  int64_t period_ps_;
+  int64_t head_switch_ps_;
+  int64_t write_settle_ps_;
+  int cylinder_ = 0;
+  int head_ = 0;
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_MODELS_DEVICE_HDD_MECHANISM_H_

@@ -1,0 +1,149 @@
+#include "models/device/hdd.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sim/core/random.h"
+
+namespace ziosim {
+namespace {
+
+// A toy drive whose arithmetic is easy to follow by hand: 6000 rpm (10 ms per
+// turn), 100 sectors per track (100 us each), no skew, a 1 ms seek for any
+// distance, 10 us per block on the bus and no firmware overheads.
+HddParams ToyDrive() {
+  HddParams p;
+  p.name = "toy";
+  p.source = "hdd_test";
+  p.layout.surfaces = 2;
+  p.layout.cylinders = 100;
+  HddZone z;
+  z.first_cylinder = 0;
+  z.last_cylinder = 99;
+  z.sectors_per_track = 100;
+  p.layout.zones.push_back(z);
+  p.mechanics.rpm = 6000;
+  p.mechanics.seek.kind = HddSeekModel::Kind::kTable;
+  p.mechanics.seek.table = {{1, MsToNs(1.0)}, {100, MsToNs(1.0)}};
+  p.mechanics.head_switch_ns = MsToNs(0.5);
+  p.interface.bus_read_block_ns = MsToNs(0.01);
+  p.interface.bus_write_block_ns = MsToNs(0.01);
+  p.cache.segments = 4;
+  p.cache.segment_blocks = 200;
+  p.cache.read_ahead_scheme = 3;
+  p.cache.max_read_ahead_blocks = 100;
+  return p;
+}
+
+// Submits requests at given times and records each completion time.
+class Driver : public DeviceListener, public EventHandler {
+ public:
+  Driver(Simulation* sim, Device* dev) : sim_(sim), dev_(dev) { dev_->set_listener(this); }
+  void ReadAt(SimTime at, int64_t lbn, int64_t blocks) {
+    reqs_.push_back(DeviceRequest{reqs_.size(), lbn * 512, blocks * 512, IoOp::kRead});
+    sim_->Schedule(at, this, 0, reqs_.size() - 1);
+  }
+  void OnEvent(uint32_t, uint64_t arg) override { dev_->Submit(reqs_[arg]); }
+  void OnDeviceDone(const DeviceRequest& req, SimTime submitted, SimTime done) override {
+    service.resize(reqs_.size());
+    service[req.tag] = done - submitted;
+    outcome.resize(reqs_.size());
+    outcome[req.tag] = static_cast<HddDevice*>(dev_)->last_breakdown().cache;
+  }
+  std::vector<SimTime> service;
+  std::vector<HddBreakdown::CacheOutcome> outcome;
+
+ private:
+  Simulation* sim_;
+  Device* dev_;
+  std::vector<DeviceRequest> reqs_;
+};
+
+TEST(HddDeviceTest, RotationalLatencyFollowsThePlatterAngle) {
+  Simulation sim;
+  HddDevice disk(&sim, "d0", ToyDrive());
+  Driver drv(&sim, &disk);
+  // At t=0 the platter is at angle 0: sector 50 arrives after half a turn.
+  drv.ReadAt(0, 50, 1);
+  sim.Run();
+  EXPECT_EQ(drv.service[0], MsToNs(5.0 + 0.1 + 0.01));
+  EXPECT_EQ(disk.last_breakdown().latency_ns, MsToNs(5.0));
+}
+
+TEST(HddDeviceTest, LatencyDependsOnArrivalTime) {
+  Simulation sim;
+  HddDevice disk(&sim, "d0", ToyDrive());
+  Driver drv(&sim, &disk);
+  // Sector 0 of a track 100 cylinders away is... the arm is on cylinder 0;
+  // LBN 230 is cylinder 1, head 0, sector 30: a 1 ms seek from t=2 ms ends at
+  // angle 0.3, exactly when sector 30 starts.
+  drv.ReadAt(MsToNs(2.0), 230, 1);
+  sim.Run();
+  EXPECT_EQ(disk.last_breakdown().seek_ns, MsToNs(1.0));
+  EXPECT_EQ(disk.last_breakdown().latency_ns, 0);
+  EXPECT_EQ(drv.service[0], MsToNs(1.0 + 0.1 + 0.01));
+}
+
+TEST(HddDeviceTest, HeadSwitchCostsTheSwitchTime) {
+  Simulation sim;
+  HddDevice disk(&sim, "d0", ToyDrive());
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 100 + 10, 1);  // same cylinder, head 1, sector 10
+  sim.Run();
+  EXPECT_EQ(disk.last_breakdown().seek_ns, MsToNs(0.5));
+  EXPECT_EQ(disk.last_breakdown().latency_ns, MsToNs(0.5));  // sector 10 starts at 1 ms
+}
+
+TEST(HddDeviceTest, SequentialReadsHitTheReadAheadBuffer) {
+  Simulation sim;
+  HddDevice disk(&sim, "d0", ToyDrive());
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 0, 8);
+  drv.ReadAt(MsToNs(20), 8, 8);   // read-ahead has long reached it
+  drv.ReadAt(MsToNs(40), 500, 8); // elsewhere: a miss
+  sim.Run();
+  EXPECT_EQ(drv.outcome[0], HddBreakdown::CacheOutcome::kMiss);
+  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+  EXPECT_EQ(drv.service[1], 8 * MsToNs(0.01));  // bus time only
+  EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kMiss);
+  EXPECT_GT(drv.service[2], MsToNs(1.0));
+}
+
+TEST(HddDeviceTest, ReadAheadStopsAtItsTarget) {
+  Simulation sim;
+  HddDevice disk(&sim, "d0", ToyDrive());
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 0, 8);
+  drv.ReadAt(MsToNs(50), 8 + 100, 4);   // just past the 100-block read-ahead: a miss
+  sim.Run();
+  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kMiss);
+}
+
+TEST(HddDeviceTest, PartialHitSendsTheCachedHeadAndReadsTheRest) {
+  Simulation sim;
+  HddDevice disk(&sim, "d0", ToyDrive());
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 0, 8);
+  drv.ReadAt(MsToNs(1.0), 8, 50);  // read-ahead has only a few of these blocks by 1 ms
+  sim.Run();
+  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kPartialHit);
+}
+
+std::vector<SimTime> RunRandomReads(uint64_t seed) {
+  Simulation sim;
+  HddDevice disk(&sim, "d0", ToyDrive());
+  Driver drv(&sim, &disk);
+  RandomStream rng(seed, "reader");
+  for (int i = 0; i < 200; ++i) drv.ReadAt(i * MsToNs(30), rng.UniformInt(0, 19000), 8);
+  sim.Run();
+  return drv.service;
+}
+
+TEST(HddDeviceTest, DeterministicForTheSameInputs) {
+  EXPECT_EQ(RunRandomReads(1), RunRandomReads(1));
+  EXPECT_NE(RunRandomReads(1), RunRandomReads(2));
+}
+
+}  // namespace
+}  // namespace ziosim
