@@ -48,7 +48,7 @@ class HddDevice::Impl {
         p_(dev.params_),
         geo_(*dev.geometry_),
         mech_(p_.mechanics, geo_),
-        cache_(p_.cache.segments, p_.cache.segment_blocks) {
+        cache_(p_.cache.segments, p_.cache.segment_blocks, p_.cache.separate_write_segment) {
     queue_.reserve(static_cast<size_t>(p_.queue_depth));
     runs_.reserve(64);
   }
@@ -78,18 +78,19 @@ class HddDevice::Impl {
 
   int64_t ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   int64_t ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
-  int64_t ServeWholeHit(int64_t n, int64_t t, int seg);
+  int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg);
 
   void AdvanceReadAhead(int64_t t);
   int64_t StopReadAhead(int64_t t);
-  void StartReadAhead(int seg, int64_t req_lbn, int64_t req_end, bool stream, int64_t t);
+  void StartReadAhead(int seg, int64_t held_from, int64_t req_end, int64_t t);
   void PositionReadAhead(int64_t t);
-  int64_t ReadAheadTarget(int64_t req_lbn, int64_t req_end, bool stream) const;
+  void ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end, int64_t t);
+  int64_t ReadAheadTarget(int64_t held_from, int64_t req_end) const;
 
   int64_t ArmStart(int64_t t, int64_t cmd_done);
   int64_t WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd);
-  int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps);
-  int64_t BusPipeline(int64_t bus_free, int64_t n, int64_t bus_ps, int64_t watermark) const;
+  int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
+  int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark) const;
   int64_t ReadWatermark(int64_t n) const;
 
   int prev() const { return prev_was_write_ ? 1 : 0; }
@@ -129,7 +130,7 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
   const int seg = p_.cache.enabled ? cache_.Find(lbn) : -1;
   if (seg >= 0 && cache_.at(seg).end >= lbn + n) {
     bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
-    return ServeWholeHit(n, t, seg);
+    return ServeWholeHit(lbn, n, t, seg);
   }
   const int64_t arrive = t + Ps(io.per_request_ns);
   const int64_t cmd_done = arrive + Ps(io.read_miss_ns[prev()]);
@@ -145,30 +146,27 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
   const int64_t media_end = WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd);
   bd->wait_ns = RoundNs(arm_start - cmd_done);
-  const int64_t sent = BusPipeline(bus_free, media_n, b, ReadWatermark(media_n));
+  const int64_t sent = BusPipeline(bus_free, b, ReadWatermark(media_n));
 
-  const bool stream = seg >= 0;
-  const int target_seg = seg >= 0 ? seg : cache_.Victim();
+  const int64_t held_from = seg >= 0 ? std::min(cache_.at(seg).start, lbn) : lbn;
+  const int target_seg = seg >= 0 ? seg : cache_.Victim(/*for_write=*/false);
   if (seg >= 0) {
     cache_.Extend(seg, lbn + n);
     cache_.Touch(seg);
   } else {
     cache_.Fill(target_seg, lbn, lbn + n, /*is_write=*/false);
   }
-  if (p_.cache.enabled) StartReadAhead(target_seg, lbn, lbn + n, stream, media_end);
+  if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn + n, media_end);
   return sent + Ps(io.read_completion_ns);
 }
 
-int64_t HddDevice::Impl::ServeWholeHit(int64_t n, int64_t t, int seg) {
+int64_t HddDevice::Impl::ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg) {
   const HddInterface& io = p_.interface;
   cache_.Touch(seg);
-  // Read-ahead stops on any new command; some firmware restarts it after a hit.
-  const bool resume = ra_.active && ra_.segment == seg && p_.cache.read_ahead_on_idle_hit;
-  const int64_t arm_idle = StopReadAhead(t);
-  if (resume && ra_.next_lbn < ra_.target_lbn) {
-    ra_.active = true;
-    PositionReadAhead(arm_idle);
-  }
+  // A hit needs no media access: a read-ahead running into this segment gets
+  // its target pushed past the request, and drives that "read ahead on idle
+  // hit" restart a finished one the same way.
+  ExtendReadAhead(seg, lbn, lbn + n, t);
   // Without "sneaky" hits, a hit that arrives while a destage holds the
   // mechanism waits for it, like a miss.
   const int64_t ready = std::max(t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]), arm_free_ps_);
@@ -190,7 +188,7 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // Sends the sectors of runs_ over the bus as they land. The disk connects once
 // `watermark` sectors are buffered (paying reselect and data preparation) and,
 // if it may not hold the bus, reconnects the same way whenever the buffer ran dry.
-int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t n, int64_t b, int64_t watermark) const {
+int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark) const {
   const HddInterface& io = p_.interface;
   const int64_t reconnect = Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
   int64_t seen = 0;
@@ -198,7 +196,7 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t n, int64_t b, int
   for (const MediaRun& r : runs_) {
     if (!connected && seen + r.blocks >= watermark) {
       const int64_t wth = r.start_ps + (watermark - seen) * r.sector_ps;
-      bus_free = std::max(bus_free, wth + reconnect);
+      bus_free = std::max(bus_free, wth + reconnect) + seen * b;  // earlier runs are all buffered
       connected = true;
     } else if (connected && !io.hold_bus_read && bus_free < r.first_ready_ps()) {
       bus_free = r.first_ready_ps() + reconnect;
@@ -207,13 +205,14 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t n, int64_t b, int
     if (!connected) continue;
     bus_free = std::max({bus_free + r.blocks * b, r.first_ready_ps() + r.blocks * b, r.end_ps() + b});
   }
-  (void)n;
   return bus_free;
 }
 
 // --- read-ahead --------------------------------------------------------------
 
-int64_t HddDevice::Impl::ReadAheadTarget(int64_t req_lbn, int64_t req_end, bool stream) const {
+// How far to read past a request ending at `req_end`, whose segment holds data
+// from `held_from` on.
+int64_t HddDevice::Impl::ReadAheadTarget(int64_t held_from, int64_t req_end) const {
   const HddCache& c = p_.cache;
   const int64_t last = geo_.total_blocks();
   if (req_end >= last) return last;
@@ -237,25 +236,41 @@ int64_t HddDevice::Impl::ReadAheadTarget(int64_t req_lbn, int64_t req_end, bool 
     case 3:
       target = req_end + c.max_read_ahead_blocks;
       break;
-    case 4: {  // DEC: the track after the request, one more on a sequential stream
-      const int64_t track = geo_.RunOnTrack(req_end, last - req_end).blocks;
-      target = req_end + track;
-      if (stream) target += geo_.SectorsPerTrack(geo_.Map(req_end).cylinder);
+    case 4: {  // DEC: to the end of the track after the request, one more track
+               // when the segment already held data from an earlier track (a stream)
+      const PhysicalAddress next = geo_.Map(req_end);
+      const PhysicalAddress held = geo_.Map(held_from);
+      target = req_end + geo_.RunOnTrack(req_end, last - req_end).blocks;
+      if (held.cylinder != next.cylinder || held.head != next.head) {
+        target += geo_.SectorsPerTrack(next.cylinder);
+      }
       break;
     }
   }
-  (void)req_lbn;
-  // The segment holds at most one segment of data past what the host has taken.
-  target = std::min(target, req_end + c.segment_blocks);
+  // Past the segment's size the read-ahead keeps going and the segment slides
+  // forward over data the host has taken (HddSegmentCache::Extend).
   return std::min(std::max(target, std::min<int64_t>(req_end + c.min_read_ahead_blocks, last)), last);
 }
 
-void HddDevice::Impl::StartReadAhead(int seg, int64_t req_lbn, int64_t req_end, bool stream, int64_t t) {
+void HddDevice::Impl::StartReadAhead(int seg, int64_t held_from, int64_t req_end, int64_t t) {
   ra_.active = false;
-  const int64_t target = ReadAheadTarget(req_lbn, req_end, stream);
+  const int64_t target = ReadAheadTarget(held_from, req_end);
   if (target <= req_end) return;
   ra_ = ReadAhead{true, seg, req_end, target, 0, 0};
   PositionReadAhead(t);
+}
+
+void HddDevice::Impl::ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end, int64_t t) {
+  const int64_t target = ReadAheadTarget(std::min(cache_.at(seg).start, req_lbn), req_end);
+  if (ra_.active && ra_.segment == seg) {
+    ra_.target_lbn = std::max(ra_.target_lbn, target);
+    return;
+  }
+  const int64_t from = cache_.at(seg).end;
+  if (!p_.cache.read_ahead_on_idle_hit || from >= target) return;
+  const int64_t arm_idle = std::max(StopReadAhead(t), arm_free_ps_);
+  ra_ = ReadAhead{true, seg, from, target, 0, 0};
+  PositionReadAhead(arm_idle);
 }
 
 // Moves the arm toward ra_.next_lbn's track starting at `t`.
@@ -353,14 +368,14 @@ int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_wr
 // Writes the sectors of runs_ as their data arrive over the bus (block i at
 // data_start + (i+1)*b): a sector whose data are late passes under the head and
 // is written a revolution later. Returns when the last sector is on the platter.
-int64_t HddDevice::Impl::WriteSectors(int64_t data_start_ps, int64_t b) {
+int64_t HddDevice::Impl::WriteSectors(int64_t data_start_ps, int64_t b, int64_t gate_ps) {
   const int64_t rev = mech_.period_ps();
   int64_t index = 0, end = 0, shift = 0;
   for (MediaRun& r : runs_) {
     r.start_ps += shift;
     for (int64_t k = 0; k < r.blocks; ++k, ++index) {
       const int64_t slot = r.start_ps + k * r.sector_ps;
-      const int64_t arrival = data_start_ps + (index + 1) * b;
+      const int64_t arrival = std::max(data_start_ps + (index + 1) * b, gate_ps);
       if (slot < arrival) {
         const int64_t late = CeilDiv(arrival - slot, rev) * rev;
         r.start_ps += late;
@@ -399,17 +414,22 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     }
   }
   bd->wait_ns = RoundNs(arm_start - cmd_done);
-  int64_t gate_start = data_start;
+  int64_t gate = 0;
   if (io.extra_write_disconnect) {
     // The media transfer waits until the segment holds a minimum of the write's data.
     const int64_t need = n < 45 ? std::min<int64_t>(n, 10) : 15;
-    gate_start = std::max(gate_start, data_start + need * b - b);
+    gate = data_start + need * b;
   }
-  const int64_t media_end = WriteSectors(gate_start, b);
+  const int64_t media_end = WriteSectors(data_start, b, gate);
   arm_free_ps_ = media_end;
   last_write_end_lbn_ = lbn + n;
 
-  const int keep = append >= 0 ? append : cache_.Victim();
+  const int keep = append >= 0 ? append : cache_.Victim(/*for_write=*/true);
+  // DiskSim 4.0's "extra write disconnect": a write into the most recently used
+  // segment, behind a write it does not continue, reconnects at the end with
+  // the cheaper "other" reselect (HP C2247A's 'Trip' writes).
+  const bool extra_disconnect = io.extra_write_disconnect && keep == cache_.MostRecent() &&
+                                cache_.at(keep).holds_write && cache_.at(keep).end != lbn;
   cache_.Invalidate(lbn, lbn + n, keep);
   if (append >= 0) {
     cache_.Extend(keep, lbn + n);
@@ -421,7 +441,8 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);
   }
-  return media_end + Ps(io.first_reselect_ns) + Ps(io.write_completion_ns);
+  const SimTime reselect = extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
+  return media_end + Ps(reselect) + Ps(io.write_completion_ns);
 }
 
 int64_t HddDevice::Impl::EstimateAccessPs(const DeviceRequest& req, int64_t t) const {

@@ -4,8 +4,10 @@
 
 namespace ziosim {
 
-HddSegmentCache::HddSegmentCache(int segments, int segment_blocks)
-    : segments_(static_cast<size_t>(std::max(segments, 1))), segment_blocks_(segment_blocks) {}
+HddSegmentCache::HddSegmentCache(int segments, int segment_blocks, bool reserve_write_segment)
+    : segments_(static_cast<size_t>(std::max(segments, 1))),
+      segment_blocks_(segment_blocks),
+      reserve_write_segment_(reserve_write_segment && segments >= 2) {}
 
 int HddSegmentCache::Find(int64_t lbn) const {
   for (size_t i = 0; i < segments_.size(); ++i) {
@@ -22,14 +24,23 @@ int HddSegmentCache::FindWriteAppend(int64_t lbn) const {
   return -1;
 }
 
-int HddSegmentCache::Victim(int avoid) const {
-  int best = -1;
-  for (size_t i = 0; i < segments_.size(); ++i) {
-    if (static_cast<int>(i) == avoid) continue;
+int HddSegmentCache::Victim(bool for_write) const {
+  if (reserve_write_segment_ && for_write) return 0;
+  const size_t first = reserve_write_segment_ ? 1 : 0;
+  size_t best = first;
+  for (size_t i = first; i < segments_.size(); ++i) {
     if (segments_[i].empty()) return static_cast<int>(i);
-    if (best < 0 || segments_[i].last_use < segments_[best].last_use) best = static_cast<int>(i);
+    if (segments_[i].last_use < segments_[best].last_use) best = i;
   }
-  return best < 0 ? 0 : best;
+  return static_cast<int>(best);
+}
+
+int HddSegmentCache::MostRecent() const {
+  size_t best = 0;
+  for (size_t i = 1; i < segments_.size(); ++i) {
+    if (segments_[i].last_use > segments_[best].last_use) best = i;
+  }
+  return static_cast<int>(best);
 }
 
 void HddSegmentCache::Fill(int i, int64_t start, int64_t end, bool is_write) {

@@ -20,7 +20,9 @@ struct HddSegment {
 
 class HddSegmentCache {
  public:
-  HddSegmentCache(int segments, int segment_blocks);
+  // With `reserve_write_segment`, segment 0 takes every write and no read miss
+  // (reads may still hit the data it holds).
+  HddSegmentCache(int segments, int segment_blocks, bool reserve_write_segment);
 
   int segment_blocks() const { return segment_blocks_; }
   HddSegment& at(int i) { return segments_[i]; }
@@ -30,8 +32,11 @@ class HddSegmentCache {
   int Find(int64_t lbn) const;
   // Segment whose data end exactly at `lbn` and were written, or -1 (sequential write append).
   int FindWriteAppend(int64_t lbn) const;
-  // Empty segment if any, else the least recently used one other than `avoid`.
-  int Victim(int avoid = -1) const;
+  // Where new data go: for a read miss an empty segment if any, else the least
+  // recently used; for a write the same, or the reserved write segment.
+  int Victim(bool for_write) const;
+  // The most recently used segment.
+  int MostRecent() const;
   // Marks segment i used now (moves it to the back of the LRU order).
   void Touch(int i) { segments_[i].last_use = ++clock_; }
   // Sets segment i to hold [start, end), keeping at most segment_blocks() trailing blocks.
@@ -44,6 +49,7 @@ class HddSegmentCache {
  private:
   std::vector<HddSegment> segments_;
   int segment_blocks_;
+  bool reserve_write_segment_;
   uint64_t clock_ = 0;
 };
 
