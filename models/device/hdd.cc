@@ -397,7 +397,7 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
 
   // Only max_write_segments segments may hold unwritten data: a write that cannot
   // append to the one being written waits for the destage in progress.
-  const int append = cache_.FindWriteAppend(lbn);
+  const int append = p_.cache.combine_seq_writes ? cache_.FindWriteAppend(lbn, t) : -1;
   const bool must_wait = write_back && append < 0 && p_.cache.max_write_segments <= 1;
   const int64_t data_start = (must_wait ? std::max(cmd_done, arm_free_ps_) : cmd_done) + Ps(io.data_prep_ns);
 
@@ -437,6 +437,7 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   } else {
     cache_.Fill(keep, lbn, lbn + n, /*is_write=*/true);
   }
+  cache_.at(keep).dirty_until_ps = write_back ? media_end : 0;
   if (write_back) {
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);

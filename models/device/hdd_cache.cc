@@ -16,10 +16,10 @@ int HddSegmentCache::Find(int64_t lbn) const {
   return -1;
 }
 
-int HddSegmentCache::FindWriteAppend(int64_t lbn) const {
+int HddSegmentCache::FindWriteAppend(int64_t lbn, int64_t t_ps) const {
   for (size_t i = 0; i < segments_.size(); ++i) {
     const HddSegment& s = segments_[i];
-    if (s.holds_write && !s.empty() && s.end == lbn) return static_cast<int>(i);
+    if (s.holds_write && s.dirty_until_ps > t_ps && !s.empty() && s.end == lbn) return static_cast<int>(i);
   }
   return -1;
 }

@@ -13,7 +13,8 @@ struct HddSegment {
   int64_t start = 0;  // first valid LBN
   int64_t end = 0;    // one past the last valid LBN (start == end: empty)
   uint64_t last_use = 0;
-  bool holds_write = false;  // last filled by a write (write-append candidate)
+  bool holds_write = false;    // last filled by a write
+  int64_t dirty_until_ps = 0;  // its write data reach the platter then (write-back destage)
   bool empty() const { return start >= end; }
   bool Contains(int64_t lbn) const { return lbn >= start && lbn < end; }
 };
@@ -30,8 +31,9 @@ class HddSegmentCache {
 
   // Segment holding `lbn`, or -1.
   int Find(int64_t lbn) const;
-  // Segment whose data end exactly at `lbn` and were written, or -1 (sequential write append).
-  int FindWriteAppend(int64_t lbn) const;
+  // Segment whose write data, still waiting for the platter at `t_ps`, end
+  // exactly at `lbn`, or -1: a sequential write may be combined with it.
+  int FindWriteAppend(int64_t lbn, int64_t t_ps) const;
   // Where new data go: for a read miss an empty segment if any, else the least
   // recently used; for a write the same, or the reserved write segment.
   int Victim(bool for_write) const;
