@@ -7,6 +7,7 @@
 #define ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "models/device/hdd_params.h"
@@ -39,6 +40,7 @@ class HddGeometry {
   // REQUIRES: 0 <= lbn < total_blocks().
   PhysicalAddress Map(int64_t lbn) const;
   // The run of LBNs starting at `lbn` that stays on lbn's track, at most `max_blocks` long.
+  // REQUIRES: 0 <= lbn. The run is empty if max_blocks <= 0 or lbn >= total_blocks().
   TrackRun RunOnTrack(int64_t lbn, int64_t max_blocks) const;
 
   int SectorsPerTrack(int cylinder) const;
@@ -49,11 +51,51 @@ class HddGeometry {
   double StartAngle(const PhysicalAddress& a) const;
 
  private:
-  struct ZoneInfo;  // zone parameters plus precomputed first LBN and capacity
+  // One zone with everything Map() needs precomputed. Positions inside a zone are
+  // counted in physical sectors from the zone's first track (head 0 of its first
+  // cylinder), reserved front space included; "units" are sectors, or tracks for
+  // SparingScheme::kTracksPerZone.
+  struct ZoneInfo {
+    int first_cylinder = 0;
+    int last_cylinder = 0;
+    int sectors_per_track = 0;
+    int64_t sectors_per_cylinder = 0;
+    int64_t first_lbn = 0;
+    int64_t blocks = 0;         // LBNs in the zone
+    int64_t front_sectors = 0;  // reserved space before the zone's first LBN
+    int64_t range_sectors = 0;  // kPerRange: physical sectors per range of cylinders
+    int64_t range_blocks = 0;   // kPerRange: LBNs per range (range_sectors - spares)
+    double offset_sectors = 0;
+    int track_skew = 0;
+    int cylinder_skew = 0;
+    std::vector<int64_t> slips;  // ascending, distinct
+    // slip_keys[i] = slips[i] - i: an LBN at usable position x lies past slip i iff
+    // x >= slip_keys[i] (nondecreasing, so a binary search counts the slips passed).
+    std::vector<int64_t> slip_keys;
+    std::vector<std::pair<int64_t, int64_t>> defects;  // (defective, replacement), by defective
+  };
+
+  // Checks `zone` (the index-th) against the layout and precomputes its ZoneInfo.
+  ZoneInfo MakeZone(const HddZone& zone, size_t index, int64_t first_lbn) const;
   const ZoneInfo& ZoneForLbn(int64_t lbn) const;
+  // The zone holding `cylinder`, or the nearest one before it (a cylinder between zones).
   const ZoneInfo& ZoneForCylinder(int cylinder) const;
+  // Zone-relative physical unit (sector, or track for kTracksPerZone) of zone-relative
+  // usable position `x`, after slips and before defect remapping.
+  int64_t PhysicalUnit(const ZoneInfo& z, int64_t x) const;
+  // Slips in [from, to).
+  static int64_t SlipsIn(const ZoneInfo& z, int64_t from, int64_t to);
+  // The replacement of `unit` if it is a listed defect, else `unit`.
+  static int64_t Remap(const ZoneInfo& z, int64_t unit);
+  PhysicalAddress AddressOfSector(const ZoneInfo& z, int64_t sector) const;
+  PhysicalAddress AddressOfTrack(const ZoneInfo& z, int64_t track, int sector) const;
+  TrackRun SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) const;
+  // Where sector `a` starts, in sector widths from the index mark: [0, spt).
+  double SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const;
 
   std::vector<ZoneInfo> zones_;
+  std::vector<int64_t> zone_first_lbn_;  // zones_[i].first_lbn, for binary search
+  std::vector<int> zone_first_cylinder_;
   int64_t total_blocks_ = 0;
   int surfaces_ = 0;
   int cylinders_ = 0;

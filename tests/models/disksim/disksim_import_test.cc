@@ -1,0 +1,563 @@
+#include "models/disksim/disksim_import.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+
+#include "models/device/hdd_geometry.h"
+#include "sim/core/status.h"
+
+namespace ziosim {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// The six drives of DiskSim's validation suite.
+
+std::string ValidDir() { return std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/"; }
+
+struct DriveFacts {
+  const char* drive;
+  const char* name;
+  double rpm;
+  int segments;
+  int segment_blocks;
+  SimTime bus_read_ns;  // max(disk bulk time, bus1 time)
+  SimTime bus_write_ns;
+  SimTime read_hit_after_read_ns;
+  SimTime head_switch_ns;
+  SimTime write_settle_ns;
+  int fast_write_level;
+  int read_ahead_scheme;
+  SparingScheme sparing;
+  size_t zones;
+  int64_t total_blocks;  // the "used" capacity of glossary 4.1
+  int seek_distance;     // a point of the measured seek curve (0: HPL drive)
+  SimTime seek_ns;
+};
+
+const DriveFacts kDrives[] = {
+    {"atlas_III", "QUANTUM_QM39100TD-SW", 7200, 6, 64, 106000, 106000, 374000, 999000, 0, 2, 4,
+     SparingScheme::kDiskEnd, 9, 17797944, 7998, 15360000},
+    {"barracuda", "SEAGATE_ST32171W", 7200, 3, 281, 134000, 134000, 82000, 100000, 0, 1, 3, SparingScheme::kPerRange,
+     11, 4217670, 1, 1943000},
+    {"cheetah4LP", "SEAGATE_ST34501N_validate", 10033, 3, 282, 106000, 106000, 68000, 195000, 0, 1, 3,
+     SparingScheme::kPerRange, 7, 8887940, 1, 636000},
+    {"cheetah9LP", "SEAGATE_ST39102LW_validate", 10045, 3, 561, 105000, 105000, 66000, 30000, 461000, 2, 4,
+     SparingScheme::kZoneEnd, 11, 17918387, 600, 3399000},
+    {"hp_c2247a", "HP_C2247A_validate", 5400, 2, 256, 170100, 186860, 953430, 890000, 650000, 0, 3,
+     SparingScheme::kTracksPerZone, 8, 2054864, 0, 0},
+    {"hp_c2490a", "HP_C2490A_validate", 6398, 1, 256, 148410, 148410, 1419000, 992000, -642000, 0, 3,
+     SparingScheme::kTracksPerZone, 11, 4165272, 1, 1264422},
+};
+
+class SixDrivesTest : public testing::TestWithParam<DriveFacts> {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
+  }
+};
+
+TEST_P(SixDrivesTest, ImportsHandCheckedValues) {
+  const DriveFacts& want = GetParam();
+  const std::string parv = ValidDir() + want.drive + ".parv";
+  const DisksimImport import = ImportDisksimDrive(parv);
+  const HddParams& p = import.params;
+  EXPECT_EQ(p.name, want.name);
+  EXPECT_EQ(p.source, parv);
+  EXPECT_EQ(p.queue_depth, 1);
+  EXPECT_DOUBLE_EQ(p.mechanics.rpm, want.rpm);
+  EXPECT_EQ(p.cache.segments, want.segments);
+  EXPECT_EQ(p.cache.segment_blocks, want.segment_blocks);
+  EXPECT_TRUE(p.cache.enabled);
+  EXPECT_EQ(p.interface.bus_read_block_ns, want.bus_read_ns);
+  EXPECT_EQ(p.interface.bus_write_block_ns, want.bus_write_ns);
+  EXPECT_EQ(p.interface.read_hit_ns[0], want.read_hit_after_read_ns);
+  EXPECT_EQ(p.mechanics.head_switch_ns, want.head_switch_ns);
+  EXPECT_EQ(p.mechanics.write_settle_ns, want.write_settle_ns);
+  EXPECT_EQ(p.cache.fast_write_level, want.fast_write_level);
+  EXPECT_EQ(p.cache.read_ahead_scheme, want.read_ahead_scheme);
+  EXPECT_EQ(p.layout.sparing, want.sparing);
+  EXPECT_EQ(p.layout.zones.size(), want.zones);
+  EXPECT_EQ(HddGeometry(p.layout).total_blocks(), want.total_blocks);
+  if (want.seek_distance > 0) {
+    ASSERT_EQ(p.mechanics.seek.kind, HddSeekModel::Kind::kTable);
+    const auto& table = p.mechanics.seek.table;
+    const auto point = std::find_if(table.begin(), table.end(), [&](auto e) { return e.first == want.seek_distance; });
+    ASSERT_NE(point, table.end());
+    EXPECT_EQ(point->second, want.seek_ns);
+    EXPECT_EQ(table.front().first, 1);
+  }
+}
+
+TEST_P(SixDrivesTest, ListsIgnoredKeysOnce) {
+  const DisksimImport import = ImportDisksimDrive(ValidDir() + GetParam().drive + ".parv");
+  ASSERT_FALSE(import.ignored.empty());
+  std::set<std::string> keys;
+  for (const std::string& entry : import.ignored) {
+    const size_t colon = entry.find(": ");
+    ASSERT_NE(colon, std::string::npos) << entry;
+    EXPECT_TRUE(keys.insert(entry.substr(colon + 2)).second) << "listed twice: " << entry;
+  }
+  for (const char* key : {"Calc sector by sector", "Block count", "Percent error in rpms", "Access time type",
+                          "Scheduling policy", "Print stats", "Avg sectors per cylinder"}) {
+    EXPECT_EQ(keys.count(key), 1u) << key;
+  }
+  // Used keys are not listed.
+  for (const char* key : {"Rotation speed (in rpms)", "Bulk sector transfer time", "Zones", "Blocks per track"}) {
+    EXPECT_EQ(keys.count(key), 0u) << key;
+  }
+  const std::string calc = *std::find_if(import.ignored.begin(), import.ignored.end(), [](const std::string& e) {
+    return e.find("Calc sector by sector") != std::string::npos;
+  });
+  EXPECT_EQ(calc, ValidDir() + GetParam().drive + ".diskspecs:41: Calc sector by sector");
+}
+
+INSTANTIATE_TEST_SUITE_P(DisksimValid, SixDrivesTest, testing::ValuesIn(kDrives),
+                         [](const testing::TestParamInfo<DriveFacts>& param) { return std::string(param.param.drive); });
+
+TEST(DisksimImportTest, HpC2247aSpecifics) {
+  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
+  const HddParams p = ImportDisksimDrive(ValidDir() + "hp_c2247a.parv").params;
+  const HddSeekModel& seek = p.mechanics.seek;
+  ASSERT_EQ(seek.kind, HddSeekModel::Kind::kHpl);
+  const double hpl[6] = {300, 3.81, 0.33, 7.75, 0.0059, -1};
+  for (int i = 0; i < 6; ++i) EXPECT_DOUBLE_EQ(seek.hpl[i], hpl[i]) << i;
+  ASSERT_EQ(seek.first_ten.size(), 10u);
+  EXPECT_EQ(seek.first_ten[0], 2890000);
+  EXPECT_EQ(seek.first_ten[9], 4990000);
+  EXPECT_TRUE(p.interface.hold_bus_read);
+  EXPECT_DOUBLE_EQ(p.interface.read_watermark, 0.75);
+  EXPECT_TRUE(p.interface.watermark_by_request_size);
+  EXPECT_TRUE(p.interface.extra_write_disconnect);
+  EXPECT_EQ(p.interface.min_seek_delay_ns, 600000);
+  EXPECT_EQ(p.interface.first_reselect_ns, 162490);
+  EXPECT_EQ(p.interface.other_reselect_ns, 128830);
+  EXPECT_EQ(p.interface.read_disconnect_ns[1], 45510);
+  EXPECT_EQ(p.interface.write_miss_ns[0], 823910);
+  EXPECT_EQ(p.interface.data_prep_ns, 25190);
+  EXPECT_TRUE(p.cache.separate_write_segment);
+  EXPECT_TRUE(p.cache.stop_prefetch_in_sector);
+  EXPECT_TRUE(p.cache.read_ahead_on_idle_hit);
+  EXPECT_EQ(p.cache.max_read_ahead_blocks, 128);
+  EXPECT_EQ(p.layout.zones[1].first_block_offset_sectors, 14);
+  EXPECT_EQ(p.layout.zones[0].spares, 325);
+  EXPECT_EQ(p.layout.zones[0].slips.size(), 12u);
+}
+
+TEST(DisksimImportTest, HpC2490aLastZoneWidensTheCylinderCount) {
+  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
+  // The spec says 2629 cylinders (0-2628), but its last zone, spare tracks included,
+  // ends on cylinder 2629. DiskSim never checks; the zones describe the disk.
+  const HddParams p = ImportDisksimDrive(ValidDir() + "hp_c2490a.parv").params;
+  EXPECT_EQ(p.layout.zones.back().last_cylinder, 2629);
+  EXPECT_EQ(p.layout.cylinders, 2630);
+  EXPECT_TRUE(p.cache.enabled);  // "Enable caching in buffer = 2" acts as 1
+  const HddGeometry g(p.layout);
+  EXPECT_EQ(g.SectorsPerTrack(2629), p.layout.zones.back().sectors_per_track);
+}
+
+TEST(DisksimImportTest, Cheetah4lpDefectPairOfEqualNumbersIsKept) {
+  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
+  const HddParams p = ImportDisksimDrive(ValidDir() + "cheetah4LP.parv").params;
+  EXPECT_EQ(p.layout.range_size_cylinders, 12);
+  ASSERT_EQ(p.layout.zones[1].defects.size(), 1u);
+  EXPECT_EQ(p.layout.zones[1].defects[0], std::make_pair(int64_t{233375}, int64_t{233375}));
+}
+
+// ---------------------------------------------------------------------------------------
+// A small synthetic drive, written to a temporary folder and altered per test.
+
+constexpr std::string_view kParv = R"(disksim_iodriver DRIVER0 {
+   type = 1,
+   Constant access time = 0.0,
+   Use queueing in subsystem = 1
+}
+disksim_bus BUS0 { type = 1, Read block transfer time = 0.5, Write block transfer time = 0.5 }
+disksim_bus BUS1 {
+   type = 1,
+   Arbitration time = 0.0,
+   Read block transfer time = 0.05,
+   Write block transfer time = 0.15,
+   Print stats = 1
+}
+disksim_ctlr CTLR0 { type = 1, Scale for delays = 0.0 }
+source t.diskspecs
+instantiate [ bus0 ] as BUS0
+instantiate [ bus1 ] as BUS1
+instantiate [ disk0 ] as D
+instantiate [ driver0 ] as DRIVER0
+instantiate [ ctlr0 ] as CTLR0
+topology disksim_iodriver driver0 [
+   disksim_bus bus0 [
+      disksim_ctlr ctlr0 [
+         disksim_bus bus1 [
+            disksim_disk disk0 []
+         ]
+      ]
+   ]
+]
+)";
+
+constexpr std::string_view kDiskspecs = R"(disksim_disk D {
+   Model = source t.model,
+   Per-request overhead time = 0.01,
+   Time scale for overheads = 1.0,
+   Bulk sector transfer time = 0.1,
+   Hold bus entire read xfer = 0,
+   Hold bus entire write xfer = 0,
+   Allow almost read hits = 0,
+   Allow read hits on write data = 1,
+   Never disconnect = 0,
+   Print stats = 1,
+   Max queue length = 4,
+   Scheduler = disksim_ioqueue { Scheduling policy = 1, Timeout time/weight = 6 },
+   Number of buffer segments = 2,
+   Maximum number of write segments = 1,
+   Segment size (in blks) = 100,
+   Use separate write segment = 0,
+   Low (write) water mark = 0.25,
+   High (read) water mark = 0.5,
+   Set watermark by reqsize = 1,
+   Calc sector by sector = 1,
+   Enable caching in buffer = 1,
+   Buffer continuous read = 3,
+   Minimum read-ahead (blks) = 8,
+   Maximum read-ahead (blks) = 4,
+   Read-ahead over requested = 0,
+   Read-ahead on idle hit = 1,
+   Fast write level = 1,
+   Combine seq writes = 1,
+   Stop prefetch in sector = 0,
+   Write hit stop prefetch = 1,
+   Read directly to buffer = 1,
+   Immed transfer partial hit = 1,
+   Read hit over. after read = 0.2,
+   Read hit over. after write = 0.3,
+   Read miss over. after read = 0.4,
+   Read miss over. after write = 0.5,
+   Write hit over. after read = 0.6,
+   Write hit over. after write = 0.7,
+   Write miss over. after read = 0.8,
+   Write miss over. after write = 0.9,
+   Read completion overhead = 0.11,
+   Write completion overhead = 0.12,
+   Data preparation overhead = 0.13,
+   First reselect overhead = 0.14,
+   Other reselect overhead = 0.15,
+   Read disconnect afterread = 0.16,
+   Read disconnect afterwrite = 0.17,
+   Write disconnect overhead = 0.18,
+   Extra write disconnect = 0,
+   Extradisc seek delta = 0.25,
+   Minimum seek delay = 0.6
+}
+)";
+
+constexpr std::string_view kModel = R"(dm_disk M {
+   Number of data surfaces = 2,
+   Number of cylinders = 100,
+   Block count = 1,
+   Layout Model = dm_layout_g1 {
+      LBN-to-PBN mapping scheme = 0,
+      Sparing scheme used = 0,
+      Rangesize for sparing = 1,
+      Zones = [
+         dm_layout_g1_zone {
+            First cylinder number = 0, Last cylinder number = 49, Blocks per track = 20,
+            Offset of first block = 1.7, Empty space at zone front = 0,
+            Skew for track switch = 3.9, Skew for cylinder switch = 5.0,
+            Number of spares = 0, slips = [], defects = []
+         },
+         dm_layout_g1_zone {
+            First cylinder number = 50, Last cylinder number = 99, Blocks per track = 16,
+            Offset of first block = 0, Empty space at zone front = 0,
+            Number of spares = 0, slips = [], defects = []
+         }
+      ]
+   },
+   Mechanical Model = dm_mech_g1 {
+      Access time type = trackSwitchPlusRotation,
+      Seek type = extracted,
+      Full seek curve = t.seek,
+      Single cylinder seek time = 1.0,
+      Add. write settling delay = 0.5,
+      Head switch time = 0.8,
+      Rotation speed (in rpms) = 7200,
+      Percent error in rpms = 0.0
+   }
+}
+)";
+
+constexpr std::string_view kSeek = "Seek distances measured: 3\n1, 1.0\n10,\t2.0, 0.1\n99, 5.5\n";
+
+// The synthetic drive in a fresh folder; Replace() alters one file before Import().
+class SyntheticDrive {
+ public:
+  SyntheticDrive() {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("ziosim_import_" + std::to_string(std::random_device{}()) + "_" + std::to_string(counter_++));
+    std::filesystem::create_directories(dir_);
+    files_ = {{"t.parv", std::string(kParv)},
+              {"t.diskspecs", std::string(kDiskspecs)},
+              {"t.model", std::string(kModel)},
+              {"t.seek", std::string(kSeek)}};
+  }
+  ~SyntheticDrive() { std::filesystem::remove_all(dir_); }
+
+  void Replace(const std::string& file, const std::string& from, const std::string& to) {
+    std::string& text = files_.at(file);
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+
+  // "DIR/FILE:LINE" of the first line of `file` containing `needle`.
+  std::string Where(const std::string& file, const std::string& needle) const {
+    const std::string& text = files_.at(file);
+    const size_t at = text.find(needle);
+    EXPECT_NE(at, std::string::npos) << needle;
+    return Path(file) + ":" + std::to_string(1 + std::count(text.begin(), text.begin() + at, '\n'));
+  }
+
+  std::string Path(const std::string& file) const { return (dir_ / file).string(); }
+
+  DisksimImport Import() {
+    for (const auto& [name, text] : files_) std::ofstream(dir_ / name, std::ios::binary) << text;
+    return ImportDisksimDrive(Path("t.parv"));
+  }
+
+  std::string ErrorOfImport() {
+    try {
+      Import();
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path dir_;
+  std::map<std::string, std::string> files_;
+};
+
+TEST(DisksimImportTest, MapsSyntheticDrive) {
+  SyntheticDrive drive;
+  const DisksimImport import = drive.Import();
+  const HddParams& p = import.params;
+  EXPECT_EQ(p.name, "D");
+  EXPECT_EQ(p.queue_depth, 4);
+  // b = max(disk bulk time, bus1 time); bus0 is never read.
+  EXPECT_EQ(p.interface.bus_read_block_ns, 100000);
+  EXPECT_EQ(p.interface.bus_write_block_ns, 150000);
+  EXPECT_EQ(p.interface.per_request_ns, 10000);
+  EXPECT_EQ(p.interface.read_hit_ns[0], 200000);
+  EXPECT_EQ(p.interface.read_hit_ns[1], 300000);
+  EXPECT_EQ(p.interface.read_miss_ns[1], 500000);
+  EXPECT_EQ(p.interface.write_hit_ns[0], 600000);
+  EXPECT_EQ(p.interface.write_miss_ns[1], 900000);
+  EXPECT_EQ(p.interface.read_completion_ns, 110000);
+  EXPECT_EQ(p.interface.write_completion_ns, 120000);
+  EXPECT_EQ(p.interface.data_prep_ns, 130000);
+  EXPECT_EQ(p.interface.first_reselect_ns, 140000);
+  EXPECT_EQ(p.interface.other_reselect_ns, 150000);
+  EXPECT_EQ(p.interface.read_disconnect_ns[0], 160000);
+  EXPECT_EQ(p.interface.read_disconnect_ns[1], 170000);
+  EXPECT_EQ(p.interface.write_disconnect_ns, 180000);
+  EXPECT_EQ(p.interface.min_seek_delay_ns, 600000);
+  EXPECT_DOUBLE_EQ(p.interface.read_watermark, 0.5);
+  EXPECT_DOUBLE_EQ(p.interface.write_watermark, 0.25);
+  EXPECT_EQ(p.cache.segments, 2);
+  EXPECT_EQ(p.cache.segment_blocks, 100);
+  EXPECT_EQ(p.cache.min_read_ahead_blocks, 8);
+  EXPECT_EQ(p.cache.max_read_ahead_blocks, 8);  // raised to the minimum, as DiskSim does
+  EXPECT_TRUE(p.cache.read_ahead_on_idle_hit);
+  EXPECT_EQ(p.mechanics.head_switch_ns, 800000);
+  EXPECT_EQ(p.mechanics.write_settle_ns, 500000);
+  EXPECT_EQ(p.mechanics.seek.table,
+            (std::vector<std::pair<int, SimTime>>{{1, 1000000}, {10, 2000000}, {99, 5500000}}));
+  ASSERT_EQ(p.layout.zones.size(), 2u);
+  EXPECT_EQ(p.layout.zones[0].first_block_offset_sectors, 1);  // integer part, as DiskSim
+  EXPECT_EQ(p.layout.zones[0].track_skew_sectors, 3);
+  EXPECT_EQ(p.layout.zones[0].cylinder_skew_sectors, 5);
+  EXPECT_EQ(p.layout.zones[1].track_skew_sectors, 0);  // optional, default 0
+  EXPECT_EQ(HddGeometry(p.layout).total_blocks(), 50 * 2 * 20 + 50 * 2 * 16);
+
+  std::set<std::string> ignored(import.ignored.begin(), import.ignored.end());
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Calc sector") + ": Calc sector by sector"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Scheduling policy") + ": Timeout time/weight"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Never disconnect") + ": Never disconnect"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Extradisc seek") + ": Extradisc seek delta"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.model", "Single cylinder") + ": Single cylinder seek time"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.model", "Rangesize") + ": Rangesize for sparing"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.parv", "Arbitration time") + ": Arbitration time"), 1u);
+}
+
+TEST(DisksimImportTest, TimeScaleAppliesToOverheadsButNotMinimumSeekDelay) {
+  SyntheticDrive drive;
+  drive.Replace("t.diskspecs", "Time scale for overheads = 1.0", "Time scale for overheads = 0.5");
+  const HddParams p = drive.Import().params;
+  EXPECT_EQ(p.interface.read_hit_ns[0], 100000);
+  EXPECT_EQ(p.interface.write_disconnect_ns, 90000);
+  EXPECT_EQ(p.interface.per_request_ns, 5000);
+  EXPECT_EQ(p.interface.min_seek_delay_ns, 600000);
+  EXPECT_EQ(p.interface.bus_read_block_ns, 100000);  // a transfer time, not an overhead
+}
+
+TEST(DisksimImportTest, ReadsHplSeeks) {
+  SyntheticDrive drive;
+  drive.Replace("t.model", "Seek type = extracted,",
+                "Seek type = hplplus10,\n      HPL seek equation values = [ 30, 1.5, 0.25, 3.0, 0.01, -1 ],\n"
+                "      First ten seek times = [ 1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9 ],");
+  const HddParams p = drive.Import().params;
+  ASSERT_EQ(p.mechanics.seek.kind, HddSeekModel::Kind::kHpl);
+  EXPECT_DOUBLE_EQ(p.mechanics.seek.hpl[0], 30);
+  EXPECT_DOUBLE_EQ(p.mechanics.seek.hpl[4], 0.01);
+  EXPECT_DOUBLE_EQ(p.mechanics.seek.hpl[5], -1);
+  ASSERT_EQ(p.mechanics.seek.first_ten.size(), 10u);
+  EXPECT_EQ(p.mechanics.seek.first_ten[9], 1900000);
+}
+
+TEST(DisksimImportTest, ReadsThreePointSeeks) {
+  SyntheticDrive drive;
+  drive.Replace("t.model", "Seek type = extracted,", "Seek type = curve,\n      Average seek time = 8.5,\n"
+                                                      "      Full strobe seek time = 17,");
+  const HddParams p = drive.Import().params;
+  ASSERT_EQ(p.mechanics.seek.kind, HddSeekModel::Kind::kThreePoint);
+  EXPECT_EQ(p.mechanics.seek.single_cylinder_ns, 1000000);
+  EXPECT_EQ(p.mechanics.seek.average_ns, 8500000);
+  EXPECT_EQ(p.mechanics.seek.full_stroke_ns, 17000000);
+}
+
+TEST(DisksimImportTest, MissingKeyNamesTheBlock) {
+  SyntheticDrive drive;
+  drive.Replace("t.diskspecs", "   Bulk sector transfer time = 0.1,\n", "");
+  EXPECT_EQ(drive.ErrorOfImport(),
+            drive.Path("t.diskspecs") + ":1: disksim_disk D block lacks 'Bulk sector transfer time'");
+}
+
+TEST(DisksimImportTest, MissingZoneKeyNamesTheZone) {
+  SyntheticDrive drive;
+  drive.Replace("t.model", "Blocks per track = 16,", "");
+  EXPECT_EQ(drive.ErrorOfImport(),
+            drive.Where("t.model", "dm_layout_g1_zone {\n            First cylinder number = 50") +
+                ": dm_layout_g1_zone block lacks 'Blocks per track'");
+}
+
+TEST(DisksimImportTest, NonNumericValueNamesKeyAndLine) {
+  SyntheticDrive drive;
+  drive.Replace("t.diskspecs", "Number of buffer segments = 2", "Number of buffer segments = two");
+  EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Number of buffer segments") +
+                                       ": 'Number of buffer segments' must be a number, found 'two'");
+}
+
+TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.model", "Sparing scheme used = 0", "Sparing scheme used = 4");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "Sparing scheme used") +
+                                         ": sparing scheme 4 is not supported (supported: 0, 1, 7, 8, 9)");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.model", "LBN-to-PBN mapping scheme = 0", "LBN-to-PBN mapping scheme = 1");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "LBN-to-PBN") +
+                                         ": LBN-to-PBN mapping scheme 1 is not supported (only 0, conventional order)");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.parv", "instantiate [ disk0 ]", "instantiate [ disk0, disk1 ]");
+    drive.Replace("t.parv", "disksim_disk disk0 []", "disksim_disk disk0 [],\n            disksim_disk disk1 []");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "disk1 []") +
+                                         ": the topology has 2 disks; only single-disk specs are supported");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Never disconnect = 0", "Never disconnect = 1");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Never disconnect") +
+                                         ": 'Never disconnect' = 1 is not supported: the model always disconnects (0)");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.parv", "Scale for delays = 0.0", "Scale for delays = 1.0");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.parv", "Scale for delays") +
+                  ": 'Scale for delays' = 1.0 is not supported: the model charges nothing for controller messages: "
+                  "scale (0)");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.model", "Seek type = extracted", "Seek type = constant");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.model", "Seek type") +
+                  ": seek type 'constant' is not supported (extracted, hpl, hplplus10, linear, curve)");
+  }
+}
+
+TEST(DisksimImportTest, LayoutErrorsPointAtTheLayout) {
+  SyntheticDrive drive;
+  drive.Replace("t.model", "First cylinder number = 50", "First cylinder number = 49");
+  EXPECT_EQ(drive.ErrorOfImport(),
+            drive.Where("t.model", "Layout Model") +
+                ": HDD layout: zone 1 starts at cylinder 49, not after the previous zone's last cylinder");
+}
+
+TEST(DisksimImportTest, SeekCurveErrorsNameTheSeekFile) {
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.seek", "10,\t2.0", "10;\t2.0");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Path("t.seek") + ":3: expected 'distance, milliseconds' with distance >= 1, found: 10;\t2.0, 0.1");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.seek", "measured: 3", "measured: 4");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Path("t.seek") + ":1: declares 4 distances but lists 3");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.seek", "99, 5.5", "9, 5.5");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Path("t.seek") + ":4: seek distances must increase");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.model", "Full seek curve = t.seek", "Full seek curve = none.seek");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "Full seek curve") +
+                                         ": cannot open seek curve 'none.seek' (looked for " + drive.Path("none.seek") +
+                                         ")");
+  }
+}
+
+TEST(DisksimImportTest, UninstantiatedComponentIsAnError) {
+  SyntheticDrive drive;
+  drive.Replace("t.parv", "instantiate [ disk0 ] as D\n", "");
+  EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "disksim_disk disk0") +
+                                       ": topology component 'disk0' is never instantiated");
+}
+
+// A corrupted spec imports or fails with InputError; nothing else escapes.
+TEST(DisksimImportTest, SurvivesCorruptedSpecs) {
+  std::mt19937 rng(11);
+  const char* files[] = {"t.parv", "t.diskspecs", "t.model", "t.seek"};
+  const std::string_view texts[] = {kParv, kDiskspecs, kModel, kSeek};
+  for (int round = 0; round < 300; ++round) {
+    SyntheticDrive drive;
+    const int which = static_cast<int>(rng() % 4);
+    std::string text(texts[which]);
+    for (int k = 0; k < 2; ++k) text[rng() % text.size()] = static_cast<char>(rng() % 256);
+    drive.Replace(files[which], std::string(texts[which]), text);
+    try {
+      drive.Import();
+    } catch (const InputError&) {
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ziosim
