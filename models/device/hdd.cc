@@ -79,6 +79,8 @@ class HddDevice::Impl {
   int64_t ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   int64_t ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg);
+  bool JoinsReadAhead(int seg, int64_t lbn) const;
+  int64_t ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
 
   void AdvanceReadAhead(int64_t t);
   int64_t StopReadAhead(int64_t t);
@@ -88,7 +90,8 @@ class HddDevice::Impl {
   int64_t ReadAheadTarget(int64_t held_from, int64_t req_end) const;
 
   int64_t ArmStart(int64_t t, int64_t cmd_done);
-  int64_t WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd);
+  int64_t WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd,
+                    bool positioned = false);
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
   int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark) const;
   int64_t ReadWatermark(int64_t n) const;
@@ -132,6 +135,7 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
     bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
     return ServeWholeHit(lbn, n, t, seg);
   }
+  if (JoinsReadAhead(seg, lbn)) return ServeFromReadAhead(lbn, n, t, bd);
   const int64_t arrive = t + Ps(io.per_request_ns);
   const int64_t cmd_done = arrive + Ps(io.read_miss_ns[prev()]);
   const int64_t arm_start = ArmStart(t, cmd_done);
@@ -157,6 +161,39 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
     cache_.Fill(target_seg, lbn, lbn + n, /*is_write=*/false);
   }
   if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn + n, media_end);
+  return sent + Ps(io.read_completion_ns);
+}
+
+// A read whose head lies in the segment the read-ahead is filling, or that
+// starts at the very block it is about to read (an "almost hit", where the
+// drive allows it), is served by the read-ahead stream without repositioning.
+bool HddDevice::Impl::JoinsReadAhead(int seg, int64_t lbn) const {
+  if (!ra_.active) return false;
+  if (seg >= 0) return seg == ra_.segment;
+  return p_.cache.allow_almost_read_hits && lbn == ra_.next_lbn;
+}
+
+int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
+  const HddInterface& io = p_.interface;
+  const int64_t b = Ps(io.bus_read_block_ns);
+  const int seg = ra_.segment;
+  const int64_t cached = ra_.next_lbn - lbn;
+  bd->cache = cached > 0 ? HddBreakdown::CacheOutcome::kPartialHit : HddBreakdown::CacheOutcome::kMiss;
+  // Served from the buffer like a hit: the host transfer starts after the hit overhead.
+  const int64_t ready = t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns);
+  const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
+                                      /*is_write=*/false, bd, /*positioned=*/true);
+  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n - cached));
+  const int64_t held_from = std::min(cache_.at(seg).start, lbn);
+  cache_.Extend(seg, lbn + n);
+  cache_.Touch(seg);
+  ra_.next_lbn = lbn + n;
+  ra_.target_lbn = std::max(ra_.target_lbn, ReadAheadTarget(held_from, lbn + n));
+  if (ra_.next_lbn < ra_.target_lbn) {
+    PositionReadAhead(media_end);
+  } else {
+    ra_.active = false;
+  }
   return sent + Ps(io.read_completion_ns);
 }
 
@@ -337,15 +374,17 @@ int64_t HddDevice::Impl::ArmStart(int64_t t, int64_t cmd_done) {
 
 // Positions and transfers `n` LBNs from `lbn`, starting at `t`; fills runs_ and
 // the breakdown's first-positioning figures. Returns when the last sector ends.
-int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd) {
+// `positioned`: the head is already over lbn's track and its sector starts at `t`.
+int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd,
+                                   bool positioned) {
   runs_.clear();
-  const int64_t first_t = t;
   while (n > 0) {
     const TrackRun run = geo_.RunOnTrack(lbn, n);
-    const int64_t position = mech_.PositionPs(run.start, is_write);
+    const bool first = runs_.empty();
+    const int64_t position = first && positioned ? 0 : mech_.PositionPs(run.start, is_write);
     const int64_t seek_end = t + position;
-    const int64_t wait = mech_.RotationalWaitPs(seek_end, run.start);
-    if (runs_.empty()) {
+    const int64_t wait = first && positioned ? 0 : mech_.RotationalWaitPs(seek_end, run.start);
+    if (first) {
       bd->seek_cylinders = std::abs(run.start.cylinder - mech_.cylinder());
       bd->seek_ns = RoundNs(position);
       bd->latency_ns = RoundNs(wait);
@@ -359,7 +398,6 @@ int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_wr
     n -= run.blocks;
   }
   if (!runs_.empty()) bd->transfer_ns = RoundNs(t - runs_.front().start_ps);
-  (void)first_t;
   return t;
 }
 

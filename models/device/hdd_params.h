@@ -113,6 +113,10 @@ struct HddCache {
   int min_read_ahead_blocks = 0;
   int max_read_ahead_blocks = 256;
   bool read_ahead_on_idle_hit = false;
+  // A read starting at the block the read-ahead is about to read joins the
+  // read-ahead stream (DiskSim "Allow almost read hits"); drives that stream
+  // sequential reads at media speed behave so.
+  bool allow_almost_read_hits = false;
   int fast_write_level = 0;  // 0 write-through; 1, 2 write-back
   bool combine_seq_writes = true;
   bool read_hits_on_write_data = true;

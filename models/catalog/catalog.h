@@ -1,0 +1,71 @@
+// The drive catalog: one TOML file per drive in models/catalog/, each figure
+// with its provenance. A figure is written as
+//
+//   rpm = { value = 7200, source = "smartctl (drives.md)" }       # found in a reference
+//   surfaces = { value = 10, estimated = "5 platters assumed" }   # not found: say why
+//
+// and a figure without either is refused, so every number the simulator uses
+// can be traced. HDD entries give datasheet-level figures, from which the loader
+// derives the full HddParams (models/catalog/hdd_from_datasheet.h); SSD entries
+// fill SsdParams directly. Errors are InputError "FILE:LINE: key: what is wrong".
+#ifndef ZIOSIM_MODELS_CATALOG_CATALOG_H_
+#define ZIOSIM_MODELS_CATALOG_CATALOG_H_
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/device/device.h"
+#include "models/device/hdd_params.h"
+#include "models/device/ssd_params.h"
+#include "sim/core/simulation.h"
+
+namespace ziosim {
+
+// One figure of a drive file as written there.
+struct CatalogValue {
+  std::string key;  // e.g. "outer_mb_s"
+  double value = 0;
+  bool estimated = false;
+  std::string provenance;  // the source, or why it is an estimate
+};
+
+struct DriveSpec {
+  enum class Kind { kHdd, kSsd };
+  Kind kind = Kind::kHdd;
+  std::string name;
+  std::string description;
+  std::string file;  // where it was loaded from
+  HddParams hdd;     // for kHdd
+  SsdParams ssd;     // for kSsd
+  std::vector<CatalogValue> values;  // the file's figures in a fixed order; empty for DiskSim drives
+
+  // The figure named `key`, or nullptr.
+  const CatalogValue* Find(std::string_view key) const;
+};
+
+// Folder of the catalog's .toml files (compiled in as ZIOSIM_CATALOG_DIR).
+std::string CatalogDir();
+
+// A catalog name ("hgst-nas-4tb"), "disksim:PATH.parv" (a DiskSim drive spec), or
+// a path to a .toml drive file (anything with a '/' or ending in ".toml").
+// Throws InputError for an unknown name (listing the known ones) or a bad file.
+DriveSpec ResolveDrive(const std::string& name_or_path);
+
+// Loads one drive file.
+DriveSpec LoadDriveFile(const std::string& path);
+
+// Every catalog entry, sorted by name.
+std::vector<DriveSpec> CatalogDrives();
+
+// The catalog's names, sorted.
+std::vector<std::string> CatalogNames();
+
+// An HddDevice or SsdDevice for `spec`; `policy` applies to HDDs (an SSD serves in arrival order).
+std::unique_ptr<Device> MakeDevice(Simulation* sim, const std::string& device_name, const DriveSpec& spec,
+                                   QueuePolicy policy);
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_MODELS_CATALOG_CATALOG_H_

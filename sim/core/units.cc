@@ -1,0 +1,120 @@
+#include "sim/core/units.h"
+
+#include <cctype>
+#include <limits>
+#include <string>
+
+#include "sim/core/status.h"
+
+namespace ziosim {
+namespace {
+
+using Int128 = __int128;
+constexpr Int128 kMaxBytes = std::numeric_limits<int64_t>::max();
+// An integer part of more than 19 digits is above 2^63 bytes whatever the suffix.
+constexpr size_t kMaxIntegerDigits = 19;
+// All significant digits together, kept exactly: 10^25 * 2^40 < 2^127.
+constexpr size_t kMaxDigits = 25;
+
+constexpr std::string_view kNotASize =
+    "is not a size: expected a number with an optional K, M, G or T suffix (binary multiples)";
+
+[[noreturn]] void Fail(std::string_view field, std::string_view text, std::string_view what) {
+  throw InputError(std::string(field) + ": \"" + std::string(text) + "\" " + std::string(what));
+}
+
+// Binary multiplier for the suffix letter, or 0 if `c` is not one.
+int64_t SuffixMultiplier(char c) {
+  switch (std::tolower(static_cast<unsigned char>(c))) {
+    case 'k': return int64_t{1} << 10;
+    case 'm': return int64_t{1} << 20;
+    case 'g': return int64_t{1} << 30;
+    case 't': return int64_t{1} << 40;
+    default: return 0;
+  }
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Leading run of decimal digits in `text` from `pos`.
+std::string_view DigitRun(std::string_view text, size_t pos) {
+  size_t end = pos;
+  while (end < text.size() && IsDigit(text[end])) ++end;
+  return text.substr(pos, end - pos);
+}
+
+std::string_view StripLeadingZeros(std::string_view s) {
+  while (!s.empty() && s.front() == '0') s.remove_prefix(1);
+  return s;
+}
+
+std::string_view StripTrailingZeros(std::string_view s) {
+  while (!s.empty() && s.back() == '0') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+int64_t ParseSize(std::string_view text, std::string_view field) {
+  if (text.empty()) throw InputError(std::string(field) + ": empty size");
+  if (text.front() == '-') Fail(field, text, "is negative");
+
+  // Split into integer digits, fraction digits and suffix; the number is kept as
+  // an exact decimal so that "1.5G" is exactly 1.5 * 2^30 and "0.3K" is refused
+  // rather than rounded.
+  const std::string_view whole = DigitRun(text, 0);
+  size_t pos = whole.size();
+  std::string_view fraction;
+  if (pos < text.size() && text[pos] == '.') {
+    fraction = DigitRun(text, pos + 1);
+    pos += 1 + fraction.size();
+  }
+  if (whole.empty() && fraction.empty()) Fail(field, text, kNotASize);
+
+  int64_t multiplier = 1;
+  if (pos < text.size()) {
+    multiplier = SuffixMultiplier(text[pos]);
+    const std::string_view unit_tail = text.substr(pos + 1);
+    if (multiplier == 0 ||
+        !(unit_tail.empty() || EqualsIgnoreCase(unit_tail, "b") || EqualsIgnoreCase(unit_tail, "ib"))) {
+      Fail(field, text, kNotASize);
+    }
+  }
+
+  const std::string_view int_digits = StripLeadingZeros(whole);
+  const std::string_view frac_digits = StripTrailingZeros(fraction);
+  if (int_digits.size() > kMaxIntegerDigits) Fail(field, text, "is too large (more than 2^63-1 bytes)");
+  if (int_digits.size() + frac_digits.size() > kMaxDigits) Fail(field, text, "has too many decimal places");
+
+  Int128 digits = 0;
+  Int128 divisor = 1;
+  for (char c : int_digits) digits = digits * 10 + (c - '0');
+  for (char c : frac_digits) {
+    digits = digits * 10 + (c - '0');
+    divisor *= 10;
+  }
+  const Int128 scaled = digits * multiplier;
+  if (scaled % divisor != 0) Fail(field, text, "is not a whole number of bytes");
+  const Int128 bytes = scaled / divisor;
+  if (bytes > kMaxBytes) Fail(field, text, "is too large (more than 2^63-1 bytes)");
+  return static_cast<int64_t>(bytes);
+}
+
+int64_t ParsePositiveSize(std::string_view text, std::string_view field) {
+  if (!text.empty() && text.front() == '-') Fail(field, text, "is not a positive size");
+  const int64_t bytes = ParseSize(text, field);
+  if (bytes == 0) Fail(field, text, "is not a positive size");
+  return bytes;
+}
+
+}  // namespace ziosim
