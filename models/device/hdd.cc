@@ -547,8 +547,9 @@ void HddDevice::OnEvent(uint32_t kind, uint64_t /*arg*/) {
   --in_device_;
   const SimTime now = sim_->now();
   stats_.OnLeave(now, in_device_, done.req.op == IoOp::kWrite, done.req.size_bytes, now - done.submitted);
-  StartNext();
+  // The listener reads last_breakdown() of this command before the next one starts.
   if (listener_ != nullptr) listener_->OnDeviceDone(done.req, done.submitted, now);
+  if (!impl_->busy_) StartNext();
 }
 
 }  // namespace ziosim

@@ -1,0 +1,244 @@
+// `ziosim validate-disksim PARV TRACE`: replays one of DiskSim's validation
+// traces through the HDD model built from the drive's DiskSim specs and
+// compares the simulated service times with those measured on the real drive.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/device/hdd.h"
+#include "models/disksim/disksim_import.h"
+#include "sim/cli/commands.h"
+#include "sim/core/simulation.h"
+#include "sim/core/status.h"
+#include "sim/trace/disksim_validate_trace.h"
+#include "sim/workload/validate_replay.h"
+
+namespace ziosim::cli {
+namespace {
+
+struct ValidateOptions {
+  std::string parv_path;
+  std::string trace_path;
+  std::string per_request_csv;
+  bool json = false;
+  bool verbose = false;
+};
+
+// Shown on the summary line; the rest only with --verbose.
+constexpr size_t kIgnoredKeysShown = 3;
+
+const char* CacheName(HddBreakdown::CacheOutcome c) {
+  switch (c) {
+    case HddBreakdown::CacheOutcome::kMiss: return "miss";
+    case HddBreakdown::CacheOutcome::kWholeHit: return "whole_hit";
+    case HddBreakdown::CacheOutcome::kPartialHit: return "partial_hit";
+    case HddBreakdown::CacheOutcome::kWriteBuffered: return "write_buffered";
+  }
+  return "?";
+}
+
+// A file that appears under its name only once it is complete: rows go to a
+// temporary sibling, renamed over the target by Commit(). If the run fails
+// first, the destructor deletes the temporary and the target is untouched.
+class AtomicFile {
+ public:
+  explicit AtomicFile(std::string path)
+      : path_(std::move(path)), temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
+    out_.open(temp_path_, std::ios::out | std::ios::trunc);
+    if (!out_) throw InputError(path_ + ": cannot write: " + std::strerror(errno));
+  }
+  ~AtomicFile() {
+    if (committed_) return;
+    out_.close();
+    std::error_code ignored;
+    std::filesystem::remove(temp_path_, ignored);
+  }
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  std::ostream& stream() { return out_; }
+
+  void Commit() {
+    out_.close();
+    if (!out_) throw InputError(path_ + ": write failed: " + std::strerror(errno));
+    std::error_code ec;
+    std::filesystem::rename(temp_path_, path_, ec);
+    if (ec) throw InputError(path_ + ": cannot rename the finished file into place: " + ec.message());
+    committed_ = true;
+  }
+
+ private:
+  std::string path_;
+  std::string temp_path_;
+  std::ofstream out_;
+  bool committed_ = false;
+};
+
+// Shortest text that reads back as the same double, so the CSV loses nothing.
+void PutNumber(std::ostream& out, double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.write(buf, end - buf);
+}
+
+void WriteCsvHeader(std::ostream& out) {
+  out << "i,op,lbn,blocks,measured_ms,sim_ms,cache,seek_cyls,seek_ms,latency_ms,xfer_ms,cyl,head,sector\n";
+}
+
+void WriteCsvRow(std::ostream& out, const ValidateRequestResult& r) {
+  out << r.index + 1 << ',' << (r.record->op == IoOp::kWrite ? 'W' : 'R') << ',' << r.record->lbn << ','
+      << r.record->blocks << ',';
+  PutNumber(out, r.record->measured_ms);
+  out << ',';
+  PutNumber(out, r.simulated_ms);
+  if (r.breakdown == nullptr) {
+    out << ",,,,,,,,\n";
+    return;
+  }
+  const HddBreakdown& b = *r.breakdown;
+  out << ',' << CacheName(b.cache) << ',' << b.seek_cylinders << ',';
+  PutNumber(out, NsToMs(b.seek_ns));
+  out << ',';
+  PutNumber(out, NsToMs(b.latency_ns));
+  out << ',';
+  PutNumber(out, NsToMs(b.transfer_ns));
+  out << ',' << b.cylinder << ',' << b.head << ',' << b.sector << '\n';
+}
+
+// The importer names each key "FILE:LINE: KEY"; the summary line shows the key alone.
+std::string_view KeyName(std::string_view entry) {
+  const size_t sep = entry.rfind(": ");
+  return sep == std::string_view::npos ? entry : entry.substr(sep + 2);
+}
+
+void ReportIgnoredKeys(const std::vector<std::string>& ignored, bool verbose) {
+  if (ignored.empty()) return;
+  std::cerr << ignored.size() << " spec keys ignored (not modelled):";
+  if (verbose) {
+    for (const std::string& entry : ignored) std::cerr << "\n  " << entry;
+    std::cerr << "\n";
+    return;
+  }
+  const size_t shown = std::min(ignored.size(), kIgnoredKeysShown);
+  for (size_t i = 0; i < shown; ++i) std::cerr << (i > 0 ? "; " : " ") << KeyName(ignored[i]);
+  if (shown < ignored.size()) std::cerr << "; ... (--verbose lists all)";
+  std::cerr << "\n";
+}
+
+double RequestsPerSecond(const ValidateReplayResult& r) {
+  return r.wall_seconds > 0 ? static_cast<double>(r.requests) / r.wall_seconds : 0.0;
+}
+
+void PrintJson(const std::string& drive, const ValidateOptions& opt, size_t ignored_keys,
+               const ValidateReplayResult& r) {
+  nlohmann::ordered_json j;
+  j["drive"] = drive;
+  j["parv"] = opt.parv_path;
+  j["trace"] = opt.trace_path;
+  j["spec_keys_ignored"] = ignored_keys;
+  j["requests"] = r.requests;
+  j["reads"] = r.reads;
+  j["writes"] = r.writes;
+  j["measured_mean_ms"] = r.measured.mean_ms;
+  j["sim_mean_ms"] = r.simulated.mean_ms;
+  j["mean_error_pct"] = r.mean_error_pct;
+  j["demerit_ms"] = r.demerit_ms;
+  j["demerit_pct"] = r.demerit_pct;
+  j["measured_p50_ms"] = r.measured.p50_ms;
+  j["measured_p90_ms"] = r.measured.p90_ms;
+  j["measured_p99_ms"] = r.measured.p99_ms;
+  j["sim_p50_ms"] = r.simulated.p50_ms;
+  j["sim_p90_ms"] = r.simulated.p90_ms;
+  j["sim_p99_ms"] = r.simulated.p99_ms;
+  j["sim_end_ms"] = NsToMs(r.end_ns);
+  j["wall_seconds"] = r.wall_seconds;
+  j["requests_per_sec"] = RequestsPerSecond(r);
+  std::cout << j.dump(2) << "\n";
+}
+
+std::string Fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+void PrintTable(const std::string& drive, const ValidateOptions& opt, const ValidateReplayResult& r) {
+  auto row = [](const char* label, double measured, double simulated) {
+    std::printf("  %-10s %12s %12s\n", label, Fixed(measured, 4).c_str(), Fixed(simulated, 4).c_str());
+  };
+  std::printf("drive    %s (%s)\n", drive.c_str(), opt.parv_path.c_str());
+  std::printf("trace    %s: %lld requests (%lld reads, %lld writes)\n\n", opt.trace_path.c_str(),
+              static_cast<long long>(r.requests), static_cast<long long>(r.reads),
+              static_cast<long long>(r.writes));
+  std::printf("  %-10s %12s %12s\n", "ms", "measured", "simulated");
+  row("mean", r.measured.mean_ms, r.simulated.mean_ms);
+  row("p50", r.measured.p50_ms, r.simulated.p50_ms);
+  row("p90", r.measured.p90_ms, r.simulated.p90_ms);
+  row("p99", r.measured.p99_ms, r.simulated.p99_ms);
+  std::printf("\nmean error  %+.2f %%\n", r.mean_error_pct);
+  std::printf("demerit     %.4f ms (%.2f %% of the measured mean)\n", r.demerit_ms, r.demerit_pct);
+  std::printf("wall time   %.4f s (%.0f requests/s)\n", r.wall_seconds, RequestsPerSecond(r));
+}
+
+void RunValidate(const ValidateOptions& opt) {
+  // The trace is read before the drive is imported so that a malformed trace
+  // is reported alone, not after a page of import diagnostics.
+  DisksimValidateTrace trace(opt.trace_path);
+  const std::vector<ValidateRecord> records = ReadValidateRecords(trace);
+
+  DisksimImport drive = ImportDisksimDrive(opt.parv_path);
+  ReportIgnoredKeys(drive.ignored, opt.verbose);
+  const std::string name =
+      drive.params.name.empty() ? std::filesystem::path(opt.parv_path).stem().string() : drive.params.name;
+  Simulation sim;
+  HddDevice dev(&sim, name, std::move(drive.params), QueuePolicy::kFifo);
+  CheckRecordsFit(records, dev, opt.trace_path);
+
+  std::unique_ptr<AtomicFile> csv;
+  ValidateRequestCallback on_request;
+  if (!opt.per_request_csv.empty()) {
+    csv = std::make_unique<AtomicFile>(opt.per_request_csv);
+    WriteCsvHeader(csv->stream());
+    on_request = [&csv](const ValidateRequestResult& r) { WriteCsvRow(csv->stream(), r); };
+  }
+  const ValidateReplayResult result = ReplayValidateRecords(dev, sim, records, on_request);
+  if (csv) csv->Commit();
+
+  if (opt.json) {
+    PrintJson(name, opt, drive.ignored.size(), result);
+  } else {
+    PrintTable(name, opt, result);
+  }
+}
+
+}  // namespace
+
+void AddValidateDisksimCommand(CLI::App& app) {
+  auto opt = std::make_shared<ValidateOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate-disksim",
+      "Replay a DiskSim validation trace through the HDD model built from the drive's DiskSim specs "
+      "and compare with the service times measured on the real drive (mean error, demerit)");
+  cmd->add_option("parv", opt->parv_path, "DiskSim parameter file (.parv) naming the drive")->required();
+  cmd->add_option("trace", opt->trace_path, "DiskSim validate trace (plain or gzip)")->required();
+  cmd->add_flag("--json", opt->json, "Print the results as one JSON object");
+  cmd->add_option("--per-request", opt->per_request_csv,
+                  "Write one CSV row per request (times, cache outcome, seek, latency, transfer, location)");
+  cmd->add_flag("-v,--verbose", opt->verbose, "List every spec key the model ignores");
+  cmd->callback([opt] { RunValidate(*opt); });
+}
+
+}  // namespace ziosim::cli

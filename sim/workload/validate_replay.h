@@ -1,0 +1,72 @@
+// Replays a DiskSim validate trace against a Device as DiskSim's `validate`
+// mode does: a closed loop with one request outstanding, request k+1 issued
+// `gap_after` after request k completes, the first at the simulation's current
+// time (0 for a fresh Simulation, the frame DiskSim's platter angle uses).
+// It compares the simulated service times with the measured ones by mean error
+// and demerit.
+#ifndef ZIOSIM_SIM_WORKLOAD_VALIDATE_REPLAY_H_
+#define ZIOSIM_SIM_WORKLOAD_VALIDATE_REPLAY_H_
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "models/device/device.h"
+#include "models/device/hdd.h"
+#include "sim/stats/demerit.h"
+#include "sim/trace/disksim_validate_trace.h"
+
+namespace ziosim {
+
+// One replayed request, handed to the per-request callback.
+struct ValidateRequestResult {
+  int64_t index = 0;  // 0-based position in the trace
+  const ValidateRecord* record = nullptr;
+  SimTime issued_ns = 0;
+  SimTime simulated_ns = 0;  // completion - issue
+  double simulated_ms = 0;
+  // How an HddDevice served it; null for other devices.
+  const HddBreakdown* breakdown = nullptr;
+};
+using ValidateRequestCallback = std::function<void(const ValidateRequestResult&)>;
+
+struct ValidateReplayResult {
+  int64_t requests = 0;
+  int64_t reads = 0;
+  int64_t writes = 0;
+  std::vector<double> measured_ms;   // in trace order
+  std::vector<double> simulated_ms;  // in trace order
+  LatencySummary measured;
+  LatencySummary simulated;
+  double mean_error_pct = 0;  // (simulated mean - measured mean) / measured mean
+  double demerit_ms = 0;
+  double demerit_pct = 0;     // of the measured mean
+  SimTime end_ns = 0;         // simulated time when the last request completed
+  double wall_seconds = 0;    // host time spent in the simulation loop alone
+};
+
+// Reads every record of `trace`. Throws InputError on a malformed line or an
+// empty trace.
+std::vector<ValidateRecord> ReadValidateRecords(DisksimValidateTrace& trace);
+
+// Throws InputError(trace_path, line, ...) for the first record that lies beyond
+// `dev`'s capacity or is not aligned to its sectors.
+void CheckRecordsFit(std::span<const ValidateRecord> records, const Device& dev,
+                     const std::string& trace_path);
+
+// Replays `records` (already checked to fit) on `dev`, which must be idle. The
+// replay owns the device's listener while it runs and clears it afterwards.
+// `on_request`, if set, sees each request at its completion.
+ValidateReplayResult ReplayValidateRecords(Device& dev, Simulation& sim,
+                                           std::span<const ValidateRecord> records,
+                                           const ValidateRequestCallback& on_request = {});
+
+// ReadValidateRecords + CheckRecordsFit + ReplayValidateRecords.
+ValidateReplayResult ReplayValidate(Device& dev, Simulation& sim, DisksimValidateTrace& trace,
+                                    const ValidateRequestCallback& on_request = {});
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_WORKLOAD_VALIDATE_REPLAY_H_

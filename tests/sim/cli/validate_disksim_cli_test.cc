@@ -1,0 +1,128 @@
+// Runs the built `ziosim validate-disksim` as a user would.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+// A path under the test temp dir, unique per process, deleted when the test ends.
+class TempPath {
+ public:
+  explicit TempPath(const std::string& name)
+      : path_(::testing::TempDir() + "ziosim_cli_" + std::to_string(::getpid()) + "_" + name) {}
+  ~TempPath() { std::remove(path_.c_str()); }
+  TempPath(const TempPath&) = delete;
+  TempPath& operator=(const TempPath&) = delete;
+  const std::string& str() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct CliRun {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+// Both paths come from the build; a build without them skips these tests.
+#ifdef ZIOSIM_CLI_PATH
+constexpr const char* kCliPath = ZIOSIM_CLI_PATH;
+#else
+constexpr const char* kCliPath = "";
+#endif
+#ifdef ZIOSIM_SHARED_DATA_DIR
+const std::string kDataDir = std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/";
+#else
+const std::string kDataDir = "/nonexistent/";
+#endif
+
+CliRun RunCli(const std::string& args) {
+  const TempPath out("stdout"), err("stderr");
+  const std::string cmd =
+      std::string("'") + kCliPath + "' " + args + " >'" + out.str() + "' 2>'" + err.str() + "'";
+  const int raw = std::system(cmd.c_str());
+  CliRun run;
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.out = ReadText(out.str());
+  run.err = ReadText(err.str());
+  return run;
+}
+
+#define SKIP_WITHOUT_CLI() \
+  if (*kCliPath == '\0') GTEST_SKIP() << "ZIOSIM_CLI_PATH not defined"
+
+TEST(ValidateDisksimCliTest, MalformedTraceLineExitsTwoWithFileAndLine) {
+  SKIP_WITHOUT_CLI();
+  const TempPath trace("bad.trace");
+  std::ofstream(trace.str()) << "R Hit 100 8 1234.5 10.25\nR Hit 100 8 abc 10.25\n";
+  // The trace is read before the drive is imported, so any .parv path will do.
+  const CliRun run = RunCli("validate-disksim '" + kDataDir + "atlas_III.parv' '" + trace.str() + "'");
+  EXPECT_EQ(run.status, 2);
+  const std::string want = trace.str() + ":2: field measured_service_us: expected a finite number";
+  EXPECT_NE(run.err.find(want), std::string::npos) << run.err;
+}
+
+TEST(ValidateDisksimCliTest, MissingTraceExitsTwoNamingIt) {
+  SKIP_WITHOUT_CLI();
+  const TempPath trace("missing.trace");
+  const CliRun run = RunCli("validate-disksim x.parv '" + trace.str() + "'");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find(trace.str() + ": cannot open"), std::string::npos) << run.err;
+}
+
+TEST(ValidateDisksimCliTest, RealDriveJsonHasTheFigures) {
+  SKIP_WITHOUT_CLI();
+  const std::string parv = kDataDir + "hp_c2490a.parv";
+  if (!std::filesystem::exists(parv)) GTEST_SKIP() << "DiskSim validation data absent: " << parv;
+  const TempPath csv("per_request.csv");
+  const CliRun run = RunCli("validate-disksim --json --per-request '" + csv.str() + "' '" + parv + "' '" +
+                            kDataDir + "hp_c2490a.trace'");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  for (const char* key : {"requests", "measured_mean_ms", "sim_mean_ms", "mean_error_pct", "demerit_ms",
+                          "demerit_pct", "measured_p50_ms", "measured_p90_ms", "measured_p99_ms", "sim_p50_ms",
+                          "sim_p90_ms", "sim_p99_ms", "requests_per_sec"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["requests"], 9984);
+  EXPECT_NEAR(j["measured_mean_ms"].get<double>(), 12.5497, 1e-4);  // DiskSim's printed trace mean
+
+  std::ifstream in(csv.str());
+  std::string line;
+  int lines = 0;
+  std::getline(in, line);
+  EXPECT_EQ(line, "i,op,lbn,blocks,measured_ms,sim_ms,cache,seek_cyls,seek_ms,latency_ms,xfer_ms,cyl,head,sector");
+  while (std::getline(in, line)) ++lines;
+  EXPECT_EQ(lines, 9984);
+}
+
+TEST(ValidateDisksimCliTest, UnwritableCsvExitsTwoAndLeavesNothing) {
+  SKIP_WITHOUT_CLI();
+  const std::string parv = kDataDir + "hp_c2490a.parv";
+  if (!std::filesystem::exists(parv)) GTEST_SKIP() << "DiskSim validation data absent: " << parv;
+  const std::string csv = ::testing::TempDir() + "ziosim-no-such-dir/out.csv";
+  const CliRun run =
+      RunCli("validate-disksim --per-request '" + csv + "' '" + parv + "' '" + kDataDir + "hp_c2490a.trace'");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find(csv + ": cannot write"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(csv));
+}
+
+}  // namespace
