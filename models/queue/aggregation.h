@@ -1,0 +1,85 @@
+// I/O aggregation (vdev_queue_aggregate): the zio a scheduler chose may be
+// issued together with queued neighbours of the same type as one larger
+// device I/O. Both eras share the rule; they differ only in its settings.
+//
+// From the chosen zio, walk backwards then forwards through the queued zios
+// of its type in offset order, taking each neighbour while
+//   - the gap between it and the range so far is 0 <= gap <= maxgap
+//     (read_gap_limit for reads, 0 for writes; an overlapping neighbour
+//     stops the walk, as OpenZFS's unsigned IO_GAP does),
+//   - the span of the range stays <= limit, and
+//   - it may merge with the chosen zio: same flavour (scrub vs not scrub,
+//     OpenZFS's AGG_INHERIT flags), and the era switches allow its class.
+// Era switches:
+//   cross_class  true (illumos 5313, 2015+; and era 1): the walk goes through
+//                every queued zio of the type, whatever its class.
+//                false (illumos 4045 as first shipped): the walk sees only the
+//                chosen zio's class, as if the other classes were not queued.
+//   sync_classes false (4045 as first shipped): sync read/write zios are FIFO
+//                and never aggregate, neither as the chosen zio nor as a
+//                neighbour.
+// Reads have no optional (padding) zios, so OpenZFS's optional-I/O handling
+// is not modelled; writes use gap 0.
+//
+// The aggregate covers [first.offset, last.end): the gap bytes are read too
+// (they cost media time). It takes the chosen zio's type and priority and
+// occupies one active slot of that class.
+#ifndef ZIOSIM_MODELS_QUEUE_AGGREGATION_H_
+#define ZIOSIM_MODELS_QUEUE_AGGREGATION_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "models/queue/vdev_queue.h"
+#include "models/queue/zio_list.h"
+#include "sim/core/time.h"
+#include "sim/zfs/zio.h"
+
+namespace ziosim {
+
+// SPA_MAXBLOCKSIZE: no aggregate spans more, whatever the tunables say (era 2).
+inline constexpr int64_t kMaxAggregateSpan = int64_t{16} << 20;
+
+struct AggregationConfig {
+  int64_t limit = 0;         // max span of an aggregate, bytes; 0: never aggregate
+  int64_t read_gap = 0;      // max gap bridged between two reads, bytes
+  bool cross_class = true;   // neighbours of any class of the same type may merge
+  bool sync_classes = true;  // sync read / sync write zios may aggregate
+};
+
+class Aggregator {
+ public:
+  explicit Aggregator(const AggregationConfig& config);
+
+  // Collects, in offset order, the zios that go out with `chosen`, which sits
+  // at index `pos` of `by_offset` (the queued zios of chosen's type, keyed by
+  // offset). Returns how many there are: 1 means `chosen` goes alone. The list
+  // is valid until the next call: see parts().
+  int Collect(const SortedZioList& by_offset, int pos);
+
+  // The zios of the last Collect, in offset order (chosen among them).
+  const std::vector<Zio*>& parts() const { return parts_; }
+
+  // Builds the aggregate of parts() (REQUIRES: the last Collect returned > 1):
+  // a fresh zio from `sink` covering them all, with chosen's type and priority,
+  // the constituents linked in offset order (agg_head / agg_next, agg_count),
+  // issued_ns = now on it and on every constituent. Counts aggregated,
+  // aggregated_zios and gap_bytes in `stats`; removes nothing from any queue.
+  Zio* Build(const Zio& chosen, VdevQueueSink* sink, SimTime now, VdevQueueStats* stats) const;
+
+  const AggregationConfig& config() const { return config_; }
+
+ private:
+  static bool IsSync(const Zio& z) {
+    return z.priority == ZioPriority::kSyncRead || z.priority == ZioPriority::kSyncWrite;
+  }
+  static bool IsScrub(const Zio& z) { return z.priority == ZioPriority::kScrub; }
+
+  AggregationConfig config_;
+  std::vector<Zio*> parts_;  // reused: no allocation per call once grown
+  std::vector<Zio*> before_;
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_MODELS_QUEUE_AGGREGATION_H_
