@@ -1,0 +1,278 @@
+#include "sim/zfs/pool_spec.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "models/catalog/catalog.h"
+#include "sim/core/status.h"
+
+namespace ziosim {
+namespace {
+
+constexpr std::string_view kKeywords[] = {"mirror", "raidz", "raidz1", "raidz2", "raidz3"};
+// zpool sections and vdev kinds ziosim does not model.
+constexpr std::string_view kUnsupported[] = {"log", "cache", "spare", "special", "dedup"};
+constexpr int kMaxCount = 1024;
+constexpr int kMinAshift = 9;
+constexpr int kMaxAshift = 16;
+
+bool IsKeyword(std::string_view t) {
+  return std::find(std::begin(kKeywords), std::end(kKeywords), t) != std::end(kKeywords);
+}
+
+bool IsUnsupported(std::string_view t) {
+  return std::find(std::begin(kUnsupported), std::end(kUnsupported), t) != std::end(kUnsupported) ||
+         t.starts_with("draid");
+}
+
+bool LooksLikeFile(std::string_view s) {
+  return s.starts_with("disksim:") || s.find('/') != std::string_view::npos ||
+         (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string Join(const std::vector<std::string>& items, std::string_view last_sep) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? std::string(last_sep) : std::string(", ");
+    out += items[i];
+  }
+  return out;
+}
+
+// The candidates closest to `word`, best first (at most 4).
+std::vector<std::string> Closest(std::string_view word, const std::vector<std::string>& candidates) {
+  const std::string w = Lower(word);
+  const size_t threshold = std::max<size_t>(2, w.size() / 4);
+  std::vector<std::tuple<size_t, std::string>> scored;
+  for (const std::string& c : candidates) {
+    const size_t d = EditDistance(w, c);
+    if (d <= threshold) scored.emplace_back(d, c);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  std::vector<std::string> out;
+  for (const auto& [d, c] : scored) {
+    if (out.size() == 4) break;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string ToLowerNoun(std::string_view keyword) { return "a " + std::string(keyword); }
+
+class Parser {
+ public:
+  Parser(std::string_view text, int ashift) : text_(text) { spec_.text = std::string(text); spec_.ashift = ashift; }
+
+  PoolSpec Parse() {
+    if (spec_.ashift < kMinAshift || spec_.ashift > kMaxAshift) {
+      throw InputError(Quoted() + "ashift " + std::to_string(spec_.ashift) + " is out of range (" +
+                       std::to_string(kMinAshift) + " to " + std::to_string(kMaxAshift) + ")");
+    }
+    Tokenize();
+    if (tokens_.empty()) {
+      throw InputError("pool spec is empty: give drives and vdev keywords, e.g. \"mirror wd-re4-1tb wd-re4-1tb\"");
+    }
+    for (size_t i = 0; i < tokens_.size(); ++i) Token(i);
+    CloseGroup();
+    return std::move(spec_);
+  }
+
+ private:
+  struct Group {
+    size_t token;  // index of the keyword
+    PoolSpecVdev vdev;
+  };
+
+  std::string Quoted() const { return "pool spec \"" + std::string(text_) + "\": "; }
+
+  [[noreturn]] void Fail(size_t token, const std::string& what) const {
+    throw InputError(Quoted() + "token " + std::to_string(token + 1) + " \"" + tokens_[token] + "\": " + what);
+  }
+
+  void Tokenize() {
+    size_t pos = 0;
+    while (pos < text_.size()) {
+      while (pos < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos]))) ++pos;
+      const size_t start = pos;
+      while (pos < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos]))) ++pos;
+      if (pos > start) tokens_.emplace_back(text_.substr(start, pos - start));
+    }
+  }
+
+  void Token(size_t i) {
+    const std::string& t = tokens_[i];
+    if (IsKeyword(t)) {
+      CloseGroup();
+      Group g{i, {}};
+      if (t == "mirror") {
+        g.vdev.kind = PoolSpecVdev::Kind::kMirror;
+      } else {
+        g.vdev.kind = PoolSpecVdev::Kind::kRaidz;
+        g.vdev.parity = t == "raidz" ? 1 : t.back() - '0';
+      }
+      group_ = std::move(g);
+      return;
+    }
+    if (IsUnsupported(t)) {
+      Fail(i, (t.starts_with("draid") ? std::string("dRAID vdevs") : "\"" + t + "\" vdevs") +
+                  " are not supported yet (only mirror, raidz1-3 and single disks)");
+    }
+    const auto [count, drive] = SplitCount(i);
+    ValidateDrive(i, drive, count > 0 && drive.size() != t.size());
+    for (int k = 0; k < count; ++k) {
+      if (group_) {
+        group_->vdev.leaves.push_back({drive});
+      } else {
+        PoolSpecVdev disk;
+        disk.kind = PoolSpecVdev::Kind::kDisk;
+        disk.leaves.push_back({drive});
+        spec_.vdevs.push_back(std::move(disk));
+      }
+    }
+  }
+
+  // "5xhgst-nas-4tb" -> (5, "hgst-nas-4tb"); a token without a count -> (1, token).
+  std::pair<int, std::string> SplitCount(size_t i) {
+    const std::string& t = tokens_[i];
+    size_t digits_start = t.starts_with('-') || t.starts_with('+') ? 1 : 0;
+    size_t x = digits_start;
+    while (x < t.size() && std::isdigit(static_cast<unsigned char>(t[x]))) ++x;
+    if (x == digits_start || x >= t.size() || t[x] != 'x' || IsCatalogName(t)) return {1, t};
+    const std::string digits = t.substr(digits_start, x - digits_start);
+    const std::string drive = t.substr(x + 1);
+    if (drive.empty()) Fail(i, "a count needs a drive after the 'x' (e.g. 5xhgst-nas-4tb)");
+    if (t.front() == '-' || digits.find_first_not_of('0') == std::string::npos) {
+      Fail(i, "the count must be at least 1");
+    }
+    if (digits.size() > 5 || std::stoi(digits) > kMaxCount) {
+      Fail(i, "the count must be at most " + std::to_string(kMaxCount));
+    }
+    if (IsKeyword(drive) || IsUnsupported(drive)) Fail(i, "a count applies to drives, not to \"" + drive + "\"");
+    return {std::stoi(digits), drive};
+  }
+
+  bool IsCatalogName(const std::string& name) {
+    const std::vector<std::string>& names = CatalogNamesCached();
+    return std::binary_search(names.begin(), names.end(), name);
+  }
+
+  const std::vector<std::string>& CatalogNamesCached() {
+    if (!catalog_names_) catalog_names_ = CatalogNames();
+    return *catalog_names_;
+  }
+
+  void ValidateDrive(size_t i, const std::string& drive, bool counted) {
+    if (validated_.count(drive) > 0) return;
+    if (!LooksLikeFile(drive) && !IsCatalogName(drive)) UnknownDrive(i, drive, counted);
+    try {
+      ResolveDrive(drive);
+    } catch (const InputError& e) {
+      Fail(i, e.what());
+    }
+    validated_.insert(drive);
+  }
+
+  [[noreturn]] void UnknownDrive(size_t i, const std::string& drive, bool counted) {
+    std::vector<std::string> candidates = CatalogNamesCached();
+    if (!counted) candidates.insert(candidates.begin(), std::begin(kKeywords), std::end(kKeywords));
+    const std::vector<std::string> close = Closest(drive, candidates);
+    std::vector<std::string> keywords(std::begin(kKeywords), std::end(kKeywords));
+    std::string what = std::string(counted ? "unknown drive \"" : "unknown drive or keyword \"") + drive + "\"";
+    if (!close.empty()) what += "; did you mean " + Join(close, " or ") + "?";
+    if (!counted) what += "; keywords: " + Join(keywords, ", ");
+    what += "; drives: " + Join(CatalogNamesCached(), ", ") + " (or a .toml drive file, or disksim:FILE.parv)";
+    Fail(i, what);
+  }
+
+  void CloseGroup() {
+    if (!group_) return;
+    const std::string& keyword = tokens_[group_->token];
+    const int n = static_cast<int>(group_->vdev.leaves.size());
+    const int min = group_->vdev.kind == PoolSpecVdev::Kind::kMirror ? 2 : group_->vdev.parity + 1;
+    if (n < min) {
+      Fail(group_->token, ToLowerNoun(keyword) + " needs at least " + std::to_string(min) + " disks (got " +
+                              std::to_string(n) + ")");
+    }
+    if (n > kMaxVdevWidth) {
+      Fail(group_->token, ToLowerNoun(keyword) + " of " + std::to_string(n) + " disks is too wide (at most " +
+                              std::to_string(kMaxVdevWidth) + ")");
+    }
+    spec_.vdevs.push_back(std::move(group_->vdev));
+    group_.reset();
+  }
+
+  std::string_view text_;
+  PoolSpec spec_;
+  std::vector<std::string> tokens_;
+  std::optional<Group> group_;
+  std::optional<std::vector<std::string>> catalog_names_;
+  std::set<std::string> validated_;
+};
+
+// Appends `drive` `n` times: "NxDRIVE", or the bare drive when n is 1.
+void AppendRun(std::string* out, const std::string& drive, int n) {
+  if (!out->empty()) *out += ' ';
+  if (n > 1) *out += std::to_string(n) + "x";
+  *out += drive;
+}
+
+void AppendLeaves(std::string* out, const std::vector<PoolSpecLeaf>& leaves) {
+  for (size_t i = 0; i < leaves.size();) {
+    size_t j = i;
+    while (j < leaves.size() && leaves[j].drive == leaves[i].drive) ++j;
+    AppendRun(out, leaves[i].drive, static_cast<int>(j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+
+PoolSpec ParsePoolSpec(std::string_view text, int ashift) { return Parser(text, ashift).Parse(); }
+
+std::string FormatPoolSpec(const PoolSpec& spec) {
+  std::string out;
+  std::vector<PoolSpecLeaf> stripe;  // consecutive single-disk vdevs
+  auto flush_stripe = [&] {
+    AppendLeaves(&out, stripe);
+    stripe.clear();
+  };
+  for (const PoolSpecVdev& v : spec.vdevs) {
+    if (v.kind == PoolSpecVdev::Kind::kDisk) {
+      stripe.insert(stripe.end(), v.leaves.begin(), v.leaves.end());
+      continue;
+    }
+    flush_stripe();
+    out += out.empty() ? "" : " ";
+    out += v.kind == PoolSpecVdev::Kind::kMirror ? "mirror" : "raidz" + std::to_string(v.parity);
+    AppendLeaves(&out, v.leaves);
+  }
+  flush_stripe();
+  return out;
+}
+
+}  // namespace ziosim

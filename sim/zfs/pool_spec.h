@@ -1,0 +1,52 @@
+// A pool layout written as `zpool create` takes it, parsed into a plain tree:
+//
+//   mirror wd-re4-1tb wd-re4-1tb              one 2-way mirror
+//   mirror A A mirror A A                     two mirrors, striped
+//   raidz2 5xhgst-nas-4tb                     one 5-wide RAID-Z2 (NxDRIVE = N copies)
+//   hgst-nas-4tb hgst-nas-4tb                 a stripe of two single disks
+//
+// Tokens are separated by whitespace. `mirror`, `raidz` (= raidz1), `raidz1`,
+// `raidz2` and `raidz3` start a top-level vdev whose disks follow until the next
+// keyword; a drive outside a group is a single-disk top-level vdev. A drive is
+// a catalog name, disksim:FILE.parv or a .toml drive file (see ResolveDrive);
+// each is checked to resolve. log, cache, spare, special, dedup and dRAID vdevs
+// are not supported. Errors are InputError quoting the spec and naming the token.
+#ifndef ZIOSIM_SIM_ZFS_POOL_SPEC_H_
+#define ZIOSIM_SIM_ZFS_POOL_SPEC_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ziosim {
+
+struct PoolSpecLeaf {
+  std::string drive;  // catalog name or disksim:PATH or a .toml path, as written
+};
+
+struct PoolSpecVdev {
+  enum class Kind { kDisk, kMirror, kRaidz };
+  Kind kind = Kind::kDisk;
+  int parity = 0;  // kRaidz: 1..3
+  std::vector<PoolSpecLeaf> leaves;  // kDisk: exactly one
+};
+
+struct PoolSpec {
+  std::vector<PoolSpecVdev> vdevs;
+  int ashift = 12;
+  std::string text;  // as given
+};
+
+// Widest mirror or RAID-Z vdev accepted.
+inline constexpr int kMaxVdevWidth = 64;
+
+// Parses `text`; `ashift` (9..16) is the pool's sector shift.
+PoolSpec ParsePoolSpec(std::string_view text, int ashift = 12);
+
+// The spec in canonical form: "mirror 2xwd-re4-1tb raidz2 5xhgst-nas-4tb" (raidz
+// written raidz1, runs of the same drive as NxDRIVE). Parsing it gives the same tree.
+std::string FormatPoolSpec(const PoolSpec& spec);
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_ZFS_POOL_SPEC_H_

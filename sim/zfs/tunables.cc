@@ -1,0 +1,508 @@
+#include "sim/zfs/tunables.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <filesystem>
+#include <stdexcept>
+#include <tuple>
+
+#include <toml++/toml.h>
+
+#include "sim/core/status.h"
+#include "sim/core/units.h"
+
+#ifndef ZIOSIM_PROFILES_DIR
+// Builds that predate the definition find the profiles next to the drive catalog.
+#define ZIOSIM_PROFILES_DIR ZIOSIM_CATALOG_DIR "/../profiles"
+#endif
+
+namespace ziosim {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int64_t kInt32Max = 2147483647;
+constexpr int64_t kKiB = int64_t{1} << 10;
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr int64_t kGiB = int64_t{1} << 30;
+constexpr int64_t kSpaMaxBlockSize = 16 * kMiB;  // SPA_MAXBLOCKSIZE: ZFS caps aggregates at it
+
+using K = TunableKind;
+
+// Reference: /work/shared/reference/zfs-read-path.md, sections 1, 2 and Appendix A.
+// Fallbacks are the OpenZFS 2.2 defaults; era profiles (models/profiles/) change them.
+constexpr TunableDef kTable[] = {
+    // ---- Mirror child selection (vdev_mirror.c, reference section 1) ----
+    {.name = "mirror_policy", .kind = K::kChoice, .unit = "", .fallback = "load_locality", .choices = "",
+     .doc = "mirror read policy: rotor (offset>>21 rotor, <=2013), least_pending (ZoL 0.6.2-0.6.5), "
+            "load_locality (FreeBSD 10+, ZoL 0.7+), or any registered policy"},
+    {.name = "mirror_last_offset", .kind = K::kChoice, .unit = "", .fallback = "issue",
+     .choices = "selection|issue",
+     .doc = "load_locality's last offset: selection = last read the mirror assigned (FreeBSD, ZoL <= 0.7), "
+            "issue = end of the last I/O the leaf issued (ZoL 0.8+, d6c6590c5d)"},
+    {.name = "vdev_mirror_shift", .kind = K::kInt, .unit = "log2 bytes", .fallback = "21", .min = 0, .max = 62,
+     .doc = "mirror offset hash: rotor stripe / load_locality tie-break region is 2^shift bytes"},
+    {.name = "zfs_vdev_mirror_switch_us", .kind = K::kInt, .unit = "us", .fallback = "10000", .min = 1,
+     .max = kInt32Max, .doc = "least_pending: ties go to the same child for this long (time window)"},
+    {.name = "zfs_vdev_mirror_rotating_inc", .kind = K::kInt, .unit = "", .fallback = "0", .min = 0,
+     .max = 1000000, .doc = "load_locality: load added on a rotating child when the read continues its last one"},
+    {.name = "zfs_vdev_mirror_rotating_seek_inc", .kind = K::kInt, .unit = "", .fallback = "5", .min = 0,
+     .max = 1000000,
+     .doc = "load_locality: load added on a rotating child for a far read (half of it for a near one)"},
+    {.name = "zfs_vdev_mirror_rotating_seek_offset", .kind = K::kBytes, .unit = "bytes", .fallback = "1M",
+     .min = 0, .max = INT64_MAX, .doc = "load_locality: a read closer than this to the last one is near"},
+    {.name = "zfs_vdev_mirror_non_rotating_inc", .kind = K::kInt, .unit = "", .fallback = "0", .min = 0,
+     .max = 1000000, .doc = "load_locality: load added on a non-rotating child for a sequential read"},
+    {.name = "zfs_vdev_mirror_non_rotating_seek_inc", .kind = K::kInt, .unit = "", .fallback = "1", .min = 0,
+     .max = 1000000, .doc = "load_locality: load added on a non-rotating child for any other read"},
+
+    // ---- Per-leaf queue (vdev_queue.c, reference section 2) ----
+    {.name = "ziosim_vdev_scheduler", .kind = K::kChoice, .unit = "", .fallback = "class",
+     .choices = "deadline|class",
+     .doc = "leaf scheduler: deadline (pre-2013, max_pending) or class (illumos 4045, per-class active limits)"},
+    {.name = "zfs_vdev_max_pending", .kind = K::kInt, .unit = "I/Os", .fallback = "10", .min = 1, .max = 100000,
+     .doc = "deadline: most I/Os issued to the device (35 before the 2010 b141 rebase)"},
+    {.name = "zfs_vdev_min_pending", .kind = K::kInt, .unit = "I/Os", .fallback = "4", .min = 1, .max = 100000,
+     .doc = "deadline: an arriving I/O is issued at once only while fewer than this are in the device"},
+    {.name = "zfs_vdev_ramp_rate", .kind = K::kInt, .unit = "I/Os", .fallback = "2", .min = 1, .max = 100000,
+     .doc = "deadline: most I/Os issued per completion"},
+    {.name = "zfs_vdev_time_shift", .kind = K::kInt, .unit = "log2 time units", .fallback = "29", .min = 0,
+     .max = 62, .doc = "deadline: bucket = (now >> shift) + priority (6 on lbolt ticks, 29 on gethrtime ns)"},
+    {.name = "ziosim_vdev_time_unit_ns", .kind = K::kInt, .unit = "ns", .fallback = "1", .min = 1,
+     .max = 1000000000,
+     .doc = "deadline: length of the clock's time unit: 1 = gethrtime, 1000000 = FreeBSD hz=1000 ticks, "
+            "4000000 = Linux HZ=250 jiffies"},
+    {.name = "zfs_vdev_max_active", .kind = K::kInt, .unit = "I/Os", .fallback = "1000", .min = 1,
+     .max = kInt32Max, .doc = "class: most I/Os in the device, all classes together"},
+    {.name = "zfs_vdev_sync_read_min_active", .kind = K::kInt, .unit = "I/Os", .fallback = "10", .min = 0,
+     .max = kInt32Max, .doc = "class: demand reads issued before other classes are considered"},
+    {.name = "zfs_vdev_sync_read_max_active", .kind = K::kInt, .unit = "I/Os", .fallback = "10", .min = 1,
+     .max = kInt32Max, .doc = "class: most demand reads in the device"},
+    {.name = "zfs_vdev_sync_write_min_active", .kind = K::kInt, .unit = "I/Os", .fallback = "10", .min = 0,
+     .max = kInt32Max, .doc = "class: ZIL writes issued before other classes are considered"},
+    {.name = "zfs_vdev_sync_write_max_active", .kind = K::kInt, .unit = "I/Os", .fallback = "10", .min = 1,
+     .max = kInt32Max, .doc = "class: most ZIL writes in the device"},
+    {.name = "zfs_vdev_async_read_min_active", .kind = K::kInt, .unit = "I/Os", .fallback = "1", .min = 0,
+     .max = kInt32Max, .doc = "class: prefetch reads issued before other classes are considered"},
+    {.name = "zfs_vdev_async_read_max_active", .kind = K::kInt, .unit = "I/Os", .fallback = "3", .min = 1,
+     .max = kInt32Max, .doc = "class: most prefetch reads in the device"},
+    {.name = "zfs_vdev_async_write_min_active", .kind = K::kInt, .unit = "I/Os", .fallback = "2", .min = 0,
+     .max = kInt32Max, .doc = "class: txg writes issued at low dirty data (1 before 06226b5936, ZoL 0.7)"},
+    {.name = "zfs_vdev_async_write_max_active", .kind = K::kInt, .unit = "I/Os", .fallback = "10", .min = 1,
+     .max = kInt32Max, .doc = "class: most txg writes in the device (at high dirty data)"},
+    {.name = "zfs_vdev_scrub_min_active", .kind = K::kInt, .unit = "I/Os", .fallback = "1", .min = 0,
+     .max = kInt32Max, .doc = "class: scrub/resilver I/Os issued before other classes are considered"},
+    {.name = "zfs_vdev_scrub_max_active", .kind = K::kInt, .unit = "I/Os", .fallback = "3", .min = 1,
+     .max = kInt32Max, .doc = "class: most scrub/resilver I/Os in the device (2 before 6f5aac3ca0, 2.1)"},
+    {.name = "zfs_vdev_aggregation_limit", .kind = K::kBytes, .unit = "bytes", .fallback = "1M", .min = 0,
+     .max = kSpaMaxBlockSize,
+     .doc = "largest aggregated I/O on rotating media (128K until d4a72f2386, ZoL 0.8); 0 = no aggregation"},
+    {.name = "zfs_vdev_aggregation_limit_non_rotating", .kind = K::kBytes, .unit = "bytes", .fallback = "128K",
+     .min = 0, .max = kSpaMaxBlockSize, .doc = "largest aggregated I/O on non-rotating media (1af240f3b5, 2019)"},
+    {.name = "zfs_vdev_read_gap_limit", .kind = K::kBytes, .unit = "bytes", .fallback = "32K", .min = 0,
+     .max = kSpaMaxBlockSize, .doc = "reads are aggregated across holes up to this size (the hole is read too)"},
+    {.name = "zfs_vdev_write_gap_limit", .kind = K::kBytes, .unit = "bytes", .fallback = "4K", .min = 0,
+     .max = kSpaMaxBlockSize, .doc = "writes: an optional pad write may close a gap up to this size"},
+    {.name = "ziosim_vdev_aggregate_sync_reads", .kind = K::kBool, .unit = "", .fallback = "true",
+     .doc = "class: demand (sync) reads can be aggregated; false in the original 4045 scheduler (until 5313)"},
+    {.name = "ziosim_vdev_aggregate_cross_class", .kind = K::kBool, .unit = "", .fallback = "true",
+     .doc = "class: aggregate through the per-type offset tree, across classes (illumos 5313, ZoL 0.6.5); "
+            "false = only within the chosen class"},
+    {.name = "ziosim_vdev_lba_last", .kind = K::kChoice, .unit = "", .fallback = "bucket",
+     .choices = "start|end|bucket",
+     .doc = "class: where LBA-sorted classes continue: start of the last issued I/O (2013-2017), its end "
+            "(d6c6590c5d, 2017-2023), or end within 0.5 s arrival buckets (8469b5aac0, 2.2+)"},
+    {.name = "ziosim_max_device_io", .kind = K::kBytes, .unit = "bytes", .fallback = "1280K", .min = 4 * kKiB,
+     .max = kGiB,
+     .doc = "largest device command; bigger I/Os are split (FreeBSD <= 12 MAXPHYS 128K, Linux max_sectors_kb)"},
+};
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// "a", "a or b", "a, b or c".
+std::string JoinOr(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " or " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+std::string JoinComma(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// Of `candidates`, those close to `wanted` (lower case), best first, at most
+// `max`: within an edit distance of a quarter of the length (at least 2), or
+// containing `wanted` when it is a fragment of 6+ characters. An exact match
+// (another case) is the only answer.
+std::vector<std::string> Closest(const std::string& wanted, const std::vector<std::string_view>& candidates,
+                                 size_t max) {
+  const size_t threshold = std::max<size_t>(2, wanted.size() / 4);
+  std::vector<std::tuple<size_t, std::string_view>> scored;
+  for (std::string_view c : candidates) {
+    size_t d = EditDistance(wanted, c);
+    if (d == 0) return {std::string(c)};
+    if (wanted.size() >= 6 && c.find(wanted) != std::string_view::npos) d = std::min(d, threshold);
+    if (d <= threshold) scored.emplace_back(d, c);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  std::vector<std::string> out;
+  for (const auto& [d, c] : scored) {
+    if (out.size() == max) break;
+    out.emplace_back(c);
+  }
+  return out;
+}
+
+std::vector<std::string> SplitChoices(std::string_view choices) {
+  std::vector<std::string> out;
+  while (!choices.empty()) {
+    const size_t bar = choices.find('|');
+    out.emplace_back(choices.substr(0, bar));
+    if (bar == std::string_view::npos) break;
+    choices.remove_prefix(bar + 1);
+  }
+  return out;
+}
+
+// Exact binary form: 131072 -> "128K", 1310720 -> "1280K", 1000 -> "1000".
+std::string FormatBytes(int64_t v) {
+  if (v == 0) return "0";
+  static constexpr std::pair<int, char> kSuffixes[] = {{40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}};
+  for (const auto& [shift, letter] : kSuffixes) {
+    const int64_t unit = int64_t{1} << shift;
+    if (v % unit == 0) return std::to_string(v / unit) + letter;
+  }
+  return std::to_string(v);
+}
+
+std::string FormatValue(const TunableDef& def, int64_t v) {
+  return def.kind == K::kBytes ? FormatBytes(v) : std::to_string(v);
+}
+
+[[noreturn]] void Fail(std::string_view origin, std::string_view name, const std::string& what) {
+  throw InputError(std::string(origin) + ": " + std::string(name) + ": " + what);
+}
+
+const TunableDef& RequireDef(std::string_view name) {
+  const TunableDef* def = FindTunable(name);
+  if (def == nullptr) throw std::logic_error("no tunable named " + std::string(name));
+  return *def;
+}
+
+int64_t ParseInt(const TunableDef& def, std::string_view text, std::string_view origin) {
+  int64_t v = 0;
+  std::string_view digits = text;
+  if (digits.size() > 1 && digits[0] == '+' && digits[1] != '-') digits.remove_prefix(1);
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (digits.empty() || end != digits.data() + digits.size() || ec == std::errc::invalid_argument) {
+    Fail(origin, def.name, "\"" + std::string(text) + "\" is not an integer");
+  }
+  if (ec == std::errc::result_out_of_range) Fail(origin, def.name, "\"" + std::string(text) + "\" is too large");
+  return v;
+}
+
+int64_t ParseBytes(const TunableDef& def, std::string_view text, std::string_view origin) {
+  try {
+    return ParseSize(text, def.name);
+  } catch (const InputError& e) {
+    throw InputError(std::string(origin) + ": " + e.what());
+  }
+}
+
+int64_t ParseBool(const TunableDef& def, std::string_view text, std::string_view origin) {
+  const std::string v = Lower(text);
+  if (v == "true" || v == "1" || v == "yes" || v == "on") return 1;
+  if (v == "false" || v == "0" || v == "no" || v == "off") return 0;
+  Fail(origin, def.name, "\"" + std::string(text) + "\" is not a boolean (true/false, 1/0, yes/no, on/off)");
+}
+
+void CheckRange(const TunableDef& def, int64_t v, std::string_view text, std::string_view origin) {
+  if (v >= def.min && v <= def.max) return;
+  const std::string got = " (got " + std::string(text) + ")";
+  if (def.max == INT64_MAX) Fail(origin, def.name, "must be at least " + FormatValue(def, def.min) + got);
+  Fail(origin, def.name,
+       "must be between " + FormatValue(def, def.min) + " and " + FormatValue(def, def.max) + got);
+}
+
+// The canonical spelling of `text` among def's choices (case-insensitive).
+std::string ParseChoice(const TunableDef& def, std::string_view text, std::string_view origin) {
+  if (def.choices.empty()) {
+    if (text.empty()) Fail(origin, def.name, "empty value: give a name");
+    return std::string(text);
+  }
+  const std::vector<std::string> choices = SplitChoices(def.choices);
+  for (const std::string& c : choices) {
+    if (Lower(text) == c) return c;
+  }
+  Fail(origin, def.name, "\"" + std::string(text) + "\" is not one of " + JoinOr(choices));
+}
+
+std::string UnknownTunableMessage(std::string_view name) {
+  const std::vector<std::string> close = SuggestTunables(name);
+  std::string what = "unknown tunable";
+  if (!close.empty()) what += "; did you mean " + JoinOr(close) + "?";
+  return what + " (`ziosim tunables` lists them all)";
+}
+
+// ---- Profile files ----
+
+int LineOf(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
+
+std::string TomlTypeName(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    default: return "a date or time";
+  }
+}
+
+toml::table ParseToml(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw InputError(path + ": cannot open profile file");
+  try {
+    return toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw InputError(path, static_cast<int>(e.source().begin.line), std::string(e.description()));
+  }
+}
+
+// The tunable value written in the file, as the text Tunables::Set takes.
+std::string ValueText(const std::string& path, std::string_view key, const toml::node& node) {
+  if (const auto* s = node.as_string()) return s->get();
+  if (const auto* i = node.as_integer()) return std::to_string(i->get());
+  if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
+  throw InputError(path, LineOf(node),
+                   std::string(key) + ": expected a string, an integer or a boolean, got " + TomlTypeName(node));
+}
+
+// Name order with digit runs compared as numbers: freebsd-9 < freebsd-10, zol-0.6.5 < zol-0.7.
+bool NaturalLess(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      std::string_view na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      while (na.size() > 1 && na.front() == '0') na.remove_prefix(1);
+      while (nb.size() > 1 && nb.front() == '0') nb.remove_prefix(1);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+bool LooksLikePath(std::string_view s) {
+  return s.find('/') != std::string_view::npos || (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
+}
+
+}  // namespace
+
+// ---- The table ----
+
+std::span<const TunableDef> TunableTable() { return kTable; }
+
+const TunableDef* FindTunable(std::string_view name) {
+  for (const TunableDef& def : kTable) {
+    if (def.name == name) return &def;
+  }
+  return nullptr;
+}
+
+std::string TunableValues(const TunableDef& def) {
+  switch (def.kind) {
+    case K::kBool: return "true|false";
+    case K::kChoice: return def.choices.empty() ? "any registered name" : std::string(def.choices);
+    case K::kInt:
+    case K::kBytes: {
+      const std::string lo = FormatValue(def, def.min);
+      return def.max == INT64_MAX ? ">= " + lo : lo + ".." + FormatValue(def, def.max);
+    }
+  }
+  return "";
+}
+
+std::vector<std::string> SuggestTunables(std::string_view name, size_t max) {
+  // A FreeBSD sysctl name (vfs.zfs.vdev.max_active) maps to the Linux one (zfs_vdev_max_active).
+  std::string wanted = Lower(Trim(name));
+  if (wanted.starts_with("vfs.zfs.")) wanted = "zfs_" + wanted.substr(8);
+  std::replace(wanted.begin(), wanted.end(), '.', '_');
+  std::vector<std::string_view> names;
+  for (const TunableDef& def : kTable) names.push_back(def.name);
+  return Closest(wanted, names, max);
+}
+
+// ---- Tunables ----
+
+Tunables::Tunables() {
+  for (const TunableDef& def : kTable) Set(def.name, def.fallback, "built-in fallback");
+}
+
+void Tunables::Set(std::string_view name, std::string_view value, std::string_view origin) {
+  const TunableDef* def = FindTunable(name);
+  if (def == nullptr) Fail(origin, name, UnknownTunableMessage(name));
+  const std::string_view text = Trim(value);
+  switch (def->kind) {
+    case K::kChoice:
+      text_[std::string(def->name)] = ParseChoice(*def, text, origin);
+      return;
+    case K::kBool:
+      ints_[std::string(def->name)] = ParseBool(*def, text, origin);
+      return;
+    case K::kInt:
+    case K::kBytes: {
+      if (text.empty()) Fail(origin, def->name, "empty value");
+      const int64_t v = def->kind == K::kInt ? ParseInt(*def, text, origin) : ParseBytes(*def, text, origin);
+      CheckRange(*def, v, text, origin);
+      ints_[std::string(def->name)] = v;
+      return;
+    }
+  }
+}
+
+int64_t Tunables::Int(std::string_view name) const {
+  const TunableDef& def = RequireDef(name);
+  if (def.kind == K::kChoice) throw std::logic_error("tunable " + std::string(name) + " is a choice, not a number");
+  return ints_.find(name)->second;
+}
+
+const std::string& Tunables::Choice(std::string_view name) const {
+  const TunableDef& def = RequireDef(name);
+  if (def.kind != K::kChoice) throw std::logic_error("tunable " + std::string(name) + " is not a choice");
+  return text_.find(name)->second;
+}
+
+std::string Tunables::Text(std::string_view name) const {
+  const TunableDef& def = RequireDef(name);
+  switch (def.kind) {
+    case K::kChoice: return Choice(name);
+    case K::kBool: return Bool(name) ? "true" : "false";
+    case K::kInt:
+    case K::kBytes: return FormatValue(def, Int(name));
+  }
+  return "";
+}
+
+// ---- Era profiles ----
+
+std::string ProfilesDir() { return ZIOSIM_PROFILES_DIR; }
+
+std::vector<std::string> ProfileNames() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(ProfilesDir(), ec)) {
+    if (e.path().extension() == ".toml") names.push_back(e.path().stem().string());
+  }
+  if (ec) throw InputError(ProfilesDir() + ": cannot read the era profiles: " + ec.message());
+  std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) { return NaturalLess(a, b); });
+  return names;
+}
+
+EraProfile LoadProfileFile(const std::string& path) {
+  const toml::table root = ParseToml(path);
+  EraProfile profile;
+  profile.name = fs::path(path).stem().string();
+  for (auto&& [key, node] : root) {
+    if (key != "description" && key != "tunables") {
+      throw InputError(path, LineOf(node),
+                       std::string(key.str()) + ": unknown key (a profile has description and [tunables])");
+    }
+  }
+  const toml::node* description = root.get("description");
+  if (description == nullptr) throw InputError(path, 1, "description: missing");
+  if (!description->is_string() || description->as_string()->get().empty()) {
+    throw InputError(path, LineOf(*description), "description: expected a non-empty string");
+  }
+  profile.description = description->as_string()->get();
+
+  const toml::node* section = root.get("tunables");
+  if (section == nullptr) return profile;  // a profile equal to the fallbacks
+  const toml::table* tunables = section->as_table();
+  if (tunables == nullptr) {
+    throw InputError(path, LineOf(*section), "tunables: expected a [tunables] table, got " + TomlTypeName(*section));
+  }
+  // toml++ keeps keys sorted; report and keep them in file order.
+  std::vector<std::tuple<int, std::string, const toml::node*>> entries;
+  for (auto&& [key, node] : *tunables) entries.emplace_back(LineOf(node), std::string(key.str()), &node);
+  std::sort(entries.begin(), entries.end(),
+            [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  Tunables check;
+  for (const auto& [line, key, node] : entries) {
+    check.Set(key, ValueText(path, key, *node), path + ":" + std::to_string(line));
+    profile.settings.emplace_back(key, check.Text(key));
+  }
+  return profile;
+}
+
+std::vector<EraProfile> EraProfiles() {
+  std::vector<EraProfile> profiles;
+  for (const std::string& name : ProfileNames()) {
+    profiles.push_back(LoadProfileFile((fs::path(ProfilesDir()) / (name + ".toml")).string()));
+  }
+  return profiles;
+}
+
+Tunables ProfileTunables(std::string_view name) {
+  std::string path;
+  if (LooksLikePath(name)) {
+    path = std::string(name);
+  } else {
+    const std::vector<std::string> names = ProfileNames();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      const std::vector<std::string> close = Closest(Lower(name), {names.begin(), names.end()}, 3);
+      throw InputError("unknown profile \"" + std::string(name) + "\"" +
+                       (close.empty() ? "" : "; did you mean " + JoinOr(close) + "?") +
+                       "; known profiles: " + JoinComma(names) + " (or a path to a .toml profile file)");
+    }
+    path = (fs::path(ProfilesDir()) / (std::string(name) + ".toml")).string();
+  }
+  const EraProfile profile = LoadProfileFile(path);
+  Tunables tunables;
+  for (const auto& [key, value] : profile.settings) tunables.Set(key, value, path);
+  return tunables;
+}
+
+}  // namespace ziosim
