@@ -1,0 +1,99 @@
+#include "models/vdev/leaf_vdev.h"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace ziosim {
+
+LeafVdev::LeafVdev(PoolContext* ctx, std::string name, std::unique_ptr<Device> device)
+    : Vdev(ctx, "disk", std::move(name)),
+      device_(std::move(device)),
+      max_command_bytes_(ctx->tunables.Int("ziosim_max_device_io")) {
+  queue_ = MakeVdevQueue(ctx->tunables, device_->is_rotational(), this);
+  device_->set_listener(this);
+}
+
+int64_t LeafVdev::asize_bytes() const {
+  return device_->capacity_bytes() - kVdevLabelStartBytes - kVdevLabelEndBytes;
+}
+
+void LeafVdev::IoStart(Zio* zio) {
+  if (faulted_) {  // the parent should not have chosen us; fail the I/O as ZFS would (ENXIO)
+    zio->error = ENXIO;
+    Finish(zio);
+    return;
+  }
+  AccountDepths();
+  zio->offset += kVdevLabelStartBytes;
+  zio->queued_ns = ctx_->sim->now();
+  ++stats_.zios;
+  stats_.zio_bytes += zio->size;
+  queue_->Add(zio, ctx_->sim->now());
+}
+
+// Cuts `io` into commands of at most the platform's limit; the tag carries the zio.
+void LeafVdev::IssueToDevice(Zio* io) {
+  io->issued_ns = ctx_->sim->now();
+  const int64_t pieces = (io->size + max_command_bytes_ - 1) / max_command_bytes_;
+  io->device_pieces = static_cast<int>(pieces);
+  if (pieces > 1) ++stats_.split_ios;
+  const IoOp op = io->type == ZioType::kWrite ? IoOp::kWrite : IoOp::kRead;
+  for (int64_t off = 0; off < io->size; off += max_command_bytes_) {
+    const int64_t size = std::min(max_command_bytes_, io->size - off);
+    SubmitOrHold(DeviceRequest{reinterpret_cast<uint64_t>(io), io->offset + off, size, op});
+  }
+}
+
+void LeafVdev::SubmitOrHold(const DeviceRequest& req) {
+  ++stats_.device_commands;
+  if (held_.empty() && device_->in_device() < device_->queue_depth()) {
+    device_->Submit(req);
+  } else {
+    held_.push_back(req);
+  }
+}
+
+void LeafVdev::OnDeviceDone(const DeviceRequest& req, SimTime /*submitted*/, SimTime /*done*/) {
+  Zio* io = reinterpret_cast<Zio*>(req.tag);
+  if (--io->device_pieces == 0) FinishIssued(io);
+  while (!held_.empty() && device_->in_device() < device_->queue_depth()) {
+    const DeviceRequest next = held_.front();
+    held_.pop_front();
+    device_->Submit(next);
+  }
+}
+
+// The device finished all of `io`: the queue may issue more, then the zio (or
+// every zio inside an aggregate) completes up the tree.
+void LeafVdev::FinishIssued(Zio* io) {
+  AccountDepths();
+  const SimTime now = ctx_->sim->now();
+  queue_->Done(io, now);
+  if (!io->is_aggregate()) {
+    if (ctx_->observer != nullptr) ctx_->observer->OnLeafIoDone(*this, *io, *io, now);
+    Finish(io);
+    return;
+  }
+  for (Zio* z = io->agg_head; z != nullptr;) {
+    Zio* next = z->agg_next;
+    if (ctx_->observer != nullptr) ctx_->observer->OnLeafIoDone(*this, *z, *io, now);
+    Finish(z);
+    z = next;
+  }
+  ctx_->arena.Free(io);
+}
+
+void LeafVdev::AccountDepths() {
+  const SimTime now = ctx_->sim->now();
+  const double dt = static_cast<double>(now - depth_since_);
+  stats_.queued_ns_sum += dt * queue_->queued();
+  stats_.active_ns_sum += dt * queue_->active();
+  depth_since_ = now;
+}
+
+void LeafVdev::SettleStats() {
+  AccountDepths();
+  device_->FinishStats(ctx_->sim->now());
+}
+
+}  // namespace ziosim
