@@ -56,7 +56,10 @@ class HddDevice::Impl {
   // Costs `req` arriving at the drive at `t_ps`; returns its completion time.
   int64_t Serve(const DeviceRequest& req, int64_t t_ps, HddBreakdown* bd);
   // Positioning + rotational wait if `req` were started at `t_ps` (SPTF's key).
+  // REQUIRES: AdvanceReadAhead(t_ps) was called.
   int64_t EstimateAccessPs(const DeviceRequest& req, int64_t t_ps) const;
+  // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
+  void AdvanceReadAhead(int64_t t_ps);
 
   struct Pending {
     DeviceRequest req;
@@ -82,7 +85,6 @@ class HddDevice::Impl {
   bool JoinsReadAhead(int seg, int64_t lbn) const;
   int64_t ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
 
-  void AdvanceReadAhead(int64_t t);
   int64_t StopReadAhead(int64_t t);
   void StartReadAhead(int seg, int64_t held_from, int64_t req_end, int64_t t);
   void PositionReadAhead(int64_t t);
@@ -487,8 +489,9 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
 int64_t HddDevice::Impl::EstimateAccessPs(const DeviceRequest& req, int64_t t) const {
   const int64_t lbn = req.offset_bytes / 512;
   if (p_.cache.enabled && req.op == IoOp::kRead) {
+    // Cached, or coming in with the read-ahead stream: no positioning at all.
     const int seg = cache_.Find(lbn);
-    if (seg >= 0 && cache_.at(seg).end >= lbn + req.size_bytes / 512) return 0;
+    if ((seg >= 0 && cache_.at(seg).end >= lbn + req.size_bytes / 512) || JoinsReadAhead(seg, lbn)) return 0;
   }
   const PhysicalAddress a = geo_.Map(lbn);
   const int64_t start = std::max(t, arm_free_ps_) + mech_.PositionPs(a, req.op == IoOp::kWrite);
@@ -524,6 +527,7 @@ void HddDevice::StartNext() {
   size_t pick = 0;
   if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
     const int64_t now_ps = Ps(sim_->now());
+    impl_->AdvanceReadAhead(now_ps);
     int64_t best = impl_->EstimateAccessPs(q[0].req, now_ps);
     for (size_t i = 1; i < q.size(); ++i) {
       const int64_t cost = impl_->EstimateAccessPs(q[i].req, now_ps);

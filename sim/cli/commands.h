@@ -12,6 +12,10 @@ void AddDrivesCommand(CLI::App& app);
 void AddDiskBenchCommand(CLI::App& app);
 void AddValidateDisksimCommand(CLI::App& app);
 void AddDemoCommand(CLI::App& app);
+void AddBlockReadCommand(CLI::App& app);
+void AddProfilesCommand(CLI::App& app);
+void AddTunablesCommand(CLI::App& app);
+void AddRaidzMapCommand(CLI::App& app);
 
 }  // namespace ziosim::cli
 

@@ -11,6 +11,10 @@ int main(int argc, char** argv) {
   ziosim::cli::AddDiskBenchCommand(app);
   ziosim::cli::AddValidateDisksimCommand(app);
   ziosim::cli::AddDemoCommand(app);
+  ziosim::cli::AddBlockReadCommand(app);
+  ziosim::cli::AddProfilesCommand(app);
+  ziosim::cli::AddTunablesCommand(app);
+  ziosim::cli::AddRaidzMapCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

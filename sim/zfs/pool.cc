@@ -1,0 +1,77 @@
+#include "sim/zfs/pool.h"
+
+#include "models/catalog/catalog.h"
+#include "models/vdev/mirror_vdev.h"
+#include "models/vdev/raidz_map.h"
+#include "models/vdev/raidz_vdev.h"
+
+namespace ziosim {
+
+Pool::Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables) : spec_(spec) {
+  ctx_.sim = sim;
+  ctx_.tunables = std::move(tunables);
+  root_ = std::make_unique<RootVdev>(&ctx_);
+  for (size_t i = 0; i < spec.vdevs.size(); ++i) root_->AddChild(BuildTop(spec.vdevs[i], static_cast<int>(i)));
+}
+
+std::unique_ptr<LeafVdev> Pool::BuildLeaf(const std::string& drive, int top_index) {
+  const DriveSpec d = ResolveDrive(drive);
+  const std::string name = "d" + std::to_string(leaves_.size());
+  const bool ncq = d.kind == DriveSpec::Kind::kHdd && d.hdd.queue_depth > 1;
+  auto leaf = std::make_unique<LeafVdev>(&ctx_, name,
+                                         MakeDevice(ctx_.sim, name, d, ncq ? QueuePolicy::kSptf : QueuePolicy::kFifo));
+  leaves_.push_back(leaf.get());
+  leaf_drives_.push_back(d.name);
+  leaf_tops_.push_back(top_index);
+  return leaf;
+}
+
+std::unique_ptr<Vdev> Pool::BuildTop(const PoolSpecVdev& v, int top_index) {
+  switch (v.kind) {
+    case PoolSpecVdev::Kind::kDisk:
+      return BuildLeaf(v.leaves[0].drive, top_index);
+    case PoolSpecVdev::Kind::kMirror: {
+      auto m = std::make_unique<MirrorVdev>(&ctx_, "mirror-" + std::to_string(top_index));
+      for (const PoolSpecLeaf& l : v.leaves) m->AddChild(BuildLeaf(l.drive, top_index));
+      m->Open();
+      return m;
+    }
+    case PoolSpecVdev::Kind::kRaidz: {
+      auto r = std::make_unique<RaidzVdev>(&ctx_, "raidz" + std::to_string(v.parity) + "-" + std::to_string(top_index),
+                                           v.parity, spec_.ashift);
+      for (const PoolSpecLeaf& l : v.leaves) r->AddChild(BuildLeaf(l.drive, top_index));
+      return r;
+    }
+  }
+  return nullptr;
+}
+
+int64_t Pool::BlockAsize(int top, int64_t psize) const {
+  const Vdev* v = this->top(top);
+  if (const auto* r = dynamic_cast<const RaidzVdev*>(v)) {
+    return RaidzAsize(static_cast<int>(r->children().size()), r->parity(), r->ashift(), psize);
+  }
+  const int64_t sector = int64_t{1} << spec_.ashift;
+  return (psize + sector - 1) / sector * sector;
+}
+
+void Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
+                uint64_t tag) {
+  Zio* z = ctx_.arena.New();
+  z->type = ZioType::kRead;
+  z->priority = priority;
+  z->offset = offset;
+  z->size = size;
+  z->vdev = root_.get();
+  z->listener = listener;
+  z->tag = tag;
+  z->top_vdev = top;
+  z->created_ns = ctx_.sim->now();
+  root_->IoStart(z);
+}
+
+void Pool::SettleStats() {
+  for (LeafVdev* l : leaves_) l->SettleStats();
+}
+
+}  // namespace ziosim

@@ -1,0 +1,87 @@
+#include "sim/zfs/pool_report.h"
+
+#include <cstdio>
+
+#include "models/vdev/mirror_vdev.h"
+
+namespace ziosim {
+
+namespace {
+
+DiskReport ReportOne(const Pool& pool, size_t i, SimTime elapsed_ns) {
+  const LeafVdev& leaf = *pool.leaves()[i];
+  const DeviceStats& d = leaf.device().stats();
+  const VdevQueueStats& q = leaf.queue().stats();
+  const LeafStats& l = leaf.stats();
+  const double elapsed = static_cast<double>(elapsed_ns);
+  DiskReport r;
+  r.name = leaf.name();
+  r.drive = pool.leaf_drive(i);
+  const Vdev* top = pool.top(pool.leaf_top(i));
+  r.vdev = top == &leaf ? leaf.name() : top->name();
+  r.busy_pct = elapsed > 0 ? 100.0 * static_cast<double>(d.busy_ns()) / elapsed : 0;
+  r.reads = d.reads();
+  r.read_bytes = d.read_bytes();
+  r.read_mb_s = elapsed > 0 ? static_cast<double>(d.read_bytes()) / elapsed * 1e3 : 0;
+  r.zios = l.zios;
+  r.aggregated = q.aggregated;
+  r.aggregated_zios = q.aggregated_zios;
+  r.gap_bytes = q.gap_bytes;
+  r.split = l.split_ios;
+  r.mean_active = elapsed > 0 ? l.active_ns_sum / elapsed : 0;
+  r.mean_queued = elapsed > 0 ? l.queued_ns_sum / elapsed : 0;
+  const uint64_t commands = d.reads() + d.writes();
+  r.mean_service_ms = commands > 0 ? NsToMs(d.total_service_ns()) / static_cast<double>(commands) : 0;
+  for (int k = 0; k < Log2Histogram::kBuckets; ++k) r.seek_log2_cylinders[k] = d.seek_cylinders().bucket(k);
+  if (const auto* m = dynamic_cast<const MirrorVdev*>(leaf.parent())) {
+    for (size_t c = 0; c < m->children().size(); ++c) {
+      if (m->child(c) == &leaf) r.mirror_chosen = m->stats().chosen[c];
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<DiskReport> ReportDisks(const Pool& pool, SimTime elapsed_ns) {
+  std::vector<DiskReport> out;
+  for (size_t i = 0; i < pool.leaves().size(); ++i) out.push_back(ReportOne(pool, i, elapsed_ns));
+  return out;
+}
+
+nlohmann::json DisksToJson(const std::vector<DiskReport>& disks) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (const DiskReport& r : disks) {
+    // Trailing empty buckets carry nothing.
+    size_t last = 0;
+    for (size_t k = 0; k < r.seek_log2_cylinders.size(); ++k) if (r.seek_log2_cylinders[k] > 0) last = k + 1;
+    arr.push_back({{"name", r.name}, {"drive", r.drive}, {"vdev", r.vdev}, {"busy_pct", r.busy_pct},
+                   {"reads", r.reads}, {"read_bytes", r.read_bytes}, {"read_mb_s", r.read_mb_s},
+                   {"zios", r.zios}, {"aggregated", r.aggregated}, {"aggregated_zios", r.aggregated_zios},
+                   {"gap_bytes", r.gap_bytes}, {"split", r.split}, {"mean_active", r.mean_active},
+                   {"mean_queued", r.mean_queued}, {"mean_service_ms", r.mean_service_ms},
+                   {"mirror_chosen", r.mirror_chosen},
+                   {"seek_log2_cylinders", std::vector<uint64_t>(r.seek_log2_cylinders.begin(),
+                                                                 r.seek_log2_cylinders.begin() + last)}});
+  }
+  return arr;
+}
+
+std::string FormatDiskTable(const std::vector<DiskReport>& disks) {
+  std::string out;
+  char line[256];
+  std::snprintf(line, sizeof line, "%-4s %-22s %-10s %6s %8s %9s %8s %7s %6s %7s %7s %8s\n", "disk", "drive",
+                "vdev", "busy%", "reads", "MB/s", "zios", "agg", "split", "active", "queued", "svc ms");
+  out += line;
+  for (const DiskReport& r : disks) {
+    std::snprintf(line, sizeof line, "%-4s %-22s %-10s %6.1f %8llu %9.1f %8llu %7llu %6llu %7.2f %7.2f %8.3f\n",
+                  r.name.c_str(), r.drive.c_str(), r.vdev.c_str(), r.busy_pct,
+                  static_cast<unsigned long long>(r.reads), r.read_mb_s, static_cast<unsigned long long>(r.zios),
+                  static_cast<unsigned long long>(r.aggregated), static_cast<unsigned long long>(r.split),
+                  r.mean_active, r.mean_queued, r.mean_service_ms);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace ziosim
