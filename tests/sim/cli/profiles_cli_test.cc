@@ -77,7 +77,10 @@ TEST(ProfilesCliTest, JsonDiffHasOnlyChangedTunables) {
       EXPECT_TRUE(p["tunables"].empty());
     }
     if (p["name"] == "zol-0.8") {
-      EXPECT_EQ(p["tunables"], (nlohmann::json{{"zfs_vdev_scrub_max_active", "2"}, {"ziosim_vdev_lba_last", "end"}}));
+      EXPECT_EQ(p["tunables"]["zfs_vdev_scrub_max_active"], "2");
+      EXPECT_EQ(p["tunables"]["ziosim_vdev_lba_last"], "end");
+      EXPECT_EQ(p["tunables"]["ziosim_zfetch_era"], "2015");
+      EXPECT_FALSE(p["tunables"].contains("mirror_policy"));  // unchanged: not in the diff
     }
   }
 }
