@@ -1,0 +1,59 @@
+// The allocation model (metaslab.c, reference section 4): turns "these files
+// were written this way" into FileLayouts. An empty pool fills each top-level
+// vdev from low offsets (DF first fit from the metaslab cursor); the rotor
+// moves to the next top-level vdev after an aliquot of allocated bytes; each
+// txg writes the files' dirty blocks in an order that depends on how they
+// were written (one writer, N concurrent writers, the pre-2016 local
+// reordering, a send|recv rewrite), and L1 indirect blocks (with ditto copies)
+// land between the data.
+#ifndef ZIOSIM_SIM_ZFS_ALLOCATOR_H_
+#define ZIOSIM_SIM_ZFS_ALLOCATOR_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/zfs/file_layout.h"
+#include "sim/zfs/pool.h"
+
+namespace ziosim {
+
+struct FileSpec {
+  int64_t size_bytes = 0;
+  int64_t recordsize = 128 << 10;
+  double compression_ratio = 1.0;  // logical / physical, >= 1
+  bool sparse = false;             // truncated to size, never written: all holes
+};
+
+// How the files came to be on disk. Presets (`ParseLayoutPreset`):
+//   sequential       one writer per file, files one after another
+//   writers:N        the files written by N concurrent writers (txg-sized runs interleave)
+//   shuffle:K        one writer, blocks reordered within windows of K (pre-2016 issue taskq)
+//   fragmented:PCT   the pool PCT % full of old data with free space in scattered holes
+//   sendrecv         rewritten by zfs send | zfs recv: one stream, file after file
+struct LayoutPreset {
+  enum class Kind { kSequential, kWriters, kShuffle, kFragmented, kSendRecv } kind = Kind::kSequential;
+  int param = 0;
+  std::string text;
+};
+// Throws InputError naming the preset and listing the valid forms.
+LayoutPreset ParseLayoutPreset(std::string_view text);
+
+// Lays out `files` on `pool` as `preset` says, with the tunables of the pool's
+// era (metaslab_aliquot, indirect block size, ...). Deterministic in `seed`.
+// Throws InputError if the files do not fit. Result i is file i (object 2 + i).
+// The modelling choices (write rate, txg size, metadata sizes, fragmentation
+// pattern, ...) are listed at the top of allocator.cc.
+std::vector<FileLayout> AllocateFiles(const Pool& pool, const std::vector<FileSpec>& files,
+                                      const LayoutPreset& preset, uint64_t seed);
+
+// Reads the block list of one file from `zdb -ddddd POOL/FS OBJECT` output
+// (the "Indirect blocks" section: L0/L1 lines with DVAs "<vdev>:<offset>:<asize>").
+// Errors name the file and line. What is accepted is listed in allocator.cc;
+// traces/zdb/ has a sample.
+FileLayout ImportZdbLayout(const std::string& path, const Pool& pool);
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_ZFS_ALLOCATOR_H_
