@@ -13,6 +13,8 @@ void AddDiskBenchCommand(CLI::App& app);
 void AddValidateDisksimCommand(CLI::App& app);
 void AddDemoCommand(CLI::App& app);
 void AddBlockReadCommand(CLI::App& app);
+void AddReadersCommand(CLI::App& app);
+void AddRunCommand(CLI::App& app);
 void AddProfilesCommand(CLI::App& app);
 void AddTunablesCommand(CLI::App& app);
 void AddRaidzMapCommand(CLI::App& app);

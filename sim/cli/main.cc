@@ -12,6 +12,8 @@ int main(int argc, char** argv) {
   ziosim::cli::AddValidateDisksimCommand(app);
   ziosim::cli::AddDemoCommand(app);
   ziosim::cli::AddBlockReadCommand(app);
+  ziosim::cli::AddReadersCommand(app);
+  ziosim::cli::AddRunCommand(app);
   ziosim::cli::AddProfilesCommand(app);
   ziosim::cli::AddTunablesCommand(app);
   ziosim::cli::AddRaidzMapCommand(app);

@@ -1,0 +1,77 @@
+// `ziosim readers`: N concurrent dd-like readers through the whole read path.
+#include <string>
+#include <vector>
+
+#include "sim/cli/commands.h"
+#include "sim/cli/readers_output.h"
+#include "sim/cli/settings.h"
+#include "sim/core/status.h"
+#include "sim/core/units.h"
+
+namespace ziosim::cli {
+namespace {
+
+struct Cli {
+  std::string pool;
+  std::vector<int> readers = {1, 2, 5, 10};
+  std::string bs = "1M", file_size = "1G", recordsize = "128K", arc_max = "0";
+  double compression = 1.0;
+  bool sparse = false, same_file = false, random = false, warm = false, json = false;
+  std::string profile = std::string(kDefaultProfile), layout = "sequential", primarycache = "all", l2arc;
+  int ashift = 12;
+  std::vector<std::string> set;
+  uint64_t seed = 1;
+};
+
+void Run(const Cli& c) {
+  ReadersOptions o;
+  o.pool = c.pool;
+  o.ashift = c.ashift;
+  o.profile = c.profile;
+  o.settings = ParseSettings(c.set);
+  o.readers = c.readers;
+  o.bs = ParsePositiveSize(c.bs, "--bs");
+  o.file_size = ParsePositiveSize(c.file_size, "--file-size");
+  o.recordsize = ParsePositiveSize(c.recordsize, "--recordsize");
+  o.compression = c.compression;
+  o.sparse = c.sparse;
+  o.same_file = c.same_file;
+  o.random = c.random;
+  o.layout = c.layout;
+  o.primarycache = c.primarycache;
+  o.arc_max = c.arc_max == "0" ? 0 : ParsePositiveSize(c.arc_max, "--arc-max");
+  o.l2arc = c.l2arc;
+  o.warm = c.warm;
+  o.seed = c.seed;
+  PrintReaders(o, RunReaders(o), c.json);
+}
+
+}  // namespace
+
+void AddReadersCommand(CLI::App& app) {
+  auto c = std::make_shared<Cli>();
+  CLI::App* cmd = app.add_subcommand("readers", "N concurrent dd-like readers through the whole read path");
+  cmd->add_option("--pool", c->pool, "Pool in zpool syntax, e.g. \"mirror 2xwd-re4-1tb\"")->required();
+  cmd->add_option("--readers", c->readers, "Reader counts to sweep, e.g. 1,2,5,10")->delimiter(',')->capture_default_str();
+  cmd->add_option("--bs", c->bs, "Bytes per read() call")->capture_default_str();
+  cmd->add_option("--file-size", c->file_size, "Size of each reader's file")->capture_default_str();
+  cmd->add_option("--recordsize", c->recordsize, "Dataset recordsize")->capture_default_str();
+  cmd->add_option("--compression", c->compression, "Compression ratio (logical / physical)")->capture_default_str();
+  cmd->add_flag("--sparse", c->sparse, "Files are truncated, never written: every block a hole");
+  cmd->add_flag("--same-file", c->same_file, "All readers read one file");
+  cmd->add_flag("--random", c->random, "Read at random bs-aligned offsets");
+  cmd->add_option("--profile", c->profile, "Era profile (see `ziosim profiles`)")->capture_default_str();
+  cmd->add_option("--set", c->set, "Tunable NAME=VALUE (repeatable)");
+  cmd->add_option("--layout", c->layout, "On-disk layout: sequential, writers:N, shuffle:K, fragmented:PCT, sendrecv")
+      ->capture_default_str();
+  cmd->add_option("--primarycache", c->primarycache, "all, metadata or none")->capture_default_str();
+  cmd->add_option("--arc-max", c->arc_max, "ARC size (default: the tunable zfs_arc_max)");
+  cmd->add_option("--l2arc", c->l2arc, "Cache device drive (catalog name)");
+  cmd->add_flag("--warm", c->warm, "Read every file once before measuring");
+  cmd->add_option("--ashift", c->ashift, "Sector shift of the pool")->capture_default_str();
+  cmd->add_option("--seed", c->seed, "Random seed")->capture_default_str();
+  cmd->add_flag("--json", c->json, "Print one JSON object");
+  cmd->callback([c] { Run(*c); });
+}
+
+}  // namespace ziosim::cli

@@ -1,0 +1,165 @@
+#include "sim/workload/readers.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "models/catalog/catalog.h"
+#include "sim/core/random.h"
+#include "sim/core/status.h"
+#include "sim/zfs/allocator.h"
+
+namespace ziosim {
+
+namespace {
+
+// One `dd`: read() after read() until its bytes are done; a random reader
+// picks bs-aligned offsets uniformly from its own random stream.
+class Reader : public ReadCaller {
+ public:
+  Reader(Dmu* dmu, Simulation* sim, int index, int file, int64_t file_size, int64_t bs, bool random,
+         uint64_t seed)
+      : dmu_(dmu), sim_(sim), index_(index), file_(file), file_size_(file_size), bs_(bs), random_(random),
+        rng_(seed, "reader" + std::to_string(index)) {}
+
+  void Start() {
+    start_ns_ = sim_->now();
+    Next();
+  }
+  void OnReadDone(uint64_t, int64_t bytes) override {
+    done_bytes_ += bytes;
+    if (done_bytes_ >= file_size_) {
+      end_ns_ = sim_->now();
+      return;
+    }
+    Next();
+  }
+  int64_t bytes() const { return done_bytes_; }
+  SimTime elapsed_ns() const { return end_ns_ - start_ns_; }
+  bool finished() const { return done_bytes_ >= file_size_; }
+
+ private:
+  void Next() {
+    int64_t offset = done_bytes_;
+    if (random_) offset = rng_.UniformInt(0, (file_size_ - 1) / bs_) * bs_;
+    const int64_t length = std::min(bs_, file_size_ - offset);
+    dmu_->Read(file_, offset, length, this, static_cast<uint64_t>(index_));
+  }
+
+  Dmu* dmu_;
+  Simulation* sim_;
+  int index_, file_;
+  int64_t file_size_, bs_;
+  bool random_;
+  RandomStream rng_;
+  int64_t done_bytes_ = 0;
+  SimTime start_ns_ = 0, end_ns_ = 0;
+};
+
+void CheckOptions(const ReadersOptions& o) {
+  if (o.readers.empty()) throw InputError("--readers: give at least one reader count");
+  for (int n : o.readers) {
+    if (n < 1 || n > 1024) throw InputError("--readers: " + std::to_string(n) + " is not between 1 and 1024");
+  }
+  if (o.bs <= 0) throw InputError("--bs: must be positive");
+  if (o.file_size <= 0) throw InputError("--file-size: must be positive");
+  if (o.recordsize < 512 || o.recordsize > (16 << 20) || (o.recordsize & (o.recordsize - 1)) != 0) {
+    throw InputError("--recordsize: must be a power of two from 512 to 16M");
+  }
+  if (!(o.compression >= 1.0) || o.compression > 100) throw InputError("--compression: ratio must be from 1 to 100");
+  if (o.arc_max < 0) throw InputError("--arc-max: must not be negative");
+}
+
+Tunables RunTunables(const ReadersOptions& o) {
+  Tunables t = ProfileTunables(o.profile);
+  for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
+  if (o.arc_max > 0) t.Set("zfs_arc_max", std::to_string(o.arc_max), "--arc-max");
+  return t;
+}
+
+// Reads every file once so the measured pass starts with whatever the ARC kept.
+void Warm(Dmu& dmu, Simulation& sim, int files, int64_t file_size, int64_t bs, uint64_t seed) {
+  std::vector<std::unique_ptr<Reader>> warmers;
+  for (int f = 0; f < files; ++f) {
+    warmers.push_back(std::make_unique<Reader>(&dmu, &sim, 1000 + f, f, file_size, bs, false, seed));
+    warmers.back()->Start();
+  }
+  while (std::any_of(warmers.begin(), warmers.end(), [](auto& w) { return !w->finished(); }) && sim.Step()) {
+  }
+}
+
+ReadersRun RunOnce(const ReadersOptions& o, int n) {
+  Simulation sim;
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
+  const int files = o.same_file ? 1 : n;
+  std::vector<FileSpec> specs(static_cast<size_t>(files));
+  for (FileSpec& s : specs) {
+    s.size_bytes = o.file_size;
+    s.recordsize = o.recordsize;
+    s.compression_ratio = o.compression;
+    s.sparse = o.sparse;
+  }
+  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), o.seed);
+  std::unique_ptr<Device> l2;
+  if (!o.l2arc.empty()) l2 = MakeDevice(&sim, "l2arc", ResolveDrive(o.l2arc), QueuePolicy::kFifo);
+  Dmu dmu(&pool, &layouts, ParsePrimaryCache(o.primarycache), std::move(l2));
+  if (o.warm) Warm(dmu, sim, files, o.file_size, o.bs, o.seed);
+
+  const SimTime start = sim.now();
+  const DmuStats dmu_before = dmu.stats();
+  std::vector<int64_t> disk_before;
+  for (const LeafVdev* l : pool.leaves()) disk_before.push_back(l->device().stats().read_bytes());
+  const SimTime cpu_before = dmu.cpu().busy_ns();
+
+  std::vector<std::unique_ptr<Reader>> readers;
+  for (int i = 0; i < n; ++i) {
+    readers.push_back(std::make_unique<Reader>(&dmu, &sim, i, o.same_file ? 0 : i, o.file_size, o.bs, o.random, o.seed));
+  }
+  for (auto& r : readers) r->Start();
+  while (std::any_of(readers.begin(), readers.end(), [](auto& r) { return !r->finished(); }) && sim.Step()) {
+  }
+  if (!std::all_of(readers.begin(), readers.end(), [](auto& r) { return r->finished(); })) {
+    throw std::logic_error("internal error: readers stalled with no event pending");
+  }
+  dmu.StopFeeding();
+  const SimTime end = sim.now();
+  pool.SettleStats();
+
+  ReadersRun run;
+  run.readers = n;
+  run.elapsed_ns = end - start;
+  for (auto& r : readers) {
+    run.app_bytes_read += r->bytes();
+    run.per_reader_mb_s.push_back(static_cast<double>(r->bytes()) / static_cast<double>(r->elapsed_ns()) * 1e3);
+  }
+  run.throughput_mb_s = static_cast<double>(run.app_bytes_read) / static_cast<double>(run.elapsed_ns) * 1e3;
+  for (size_t i = 0; i < pool.leaves().size(); ++i) {
+    run.disk_bytes_read += pool.leaves()[i]->device().stats().read_bytes() - disk_before[i];
+  }
+  const int cores = dmu.cpu().costs().cores;
+  run.cpu_busy_pct = 100.0 * static_cast<double>(dmu.cpu().busy_ns() - cpu_before) /
+                     (static_cast<double>(cores) * static_cast<double>(run.elapsed_ns));
+  run.arc = dmu.arc().stats();
+  run.dmu = dmu.stats();
+  run.dmu.app_bytes -= dmu_before.app_bytes;
+  run.disks = ReportDisks(pool, end);
+  return run;
+}
+
+}  // namespace
+
+PrimaryCache ParsePrimaryCache(const std::string& text) {
+  if (text == "all") return PrimaryCache::kAll;
+  if (text == "metadata") return PrimaryCache::kMetadata;
+  if (text == "none") return PrimaryCache::kNone;
+  throw InputError("--primarycache: \"" + text + "\" is not all, metadata or none");
+}
+
+std::vector<ReadersRun> RunReaders(const ReadersOptions& o) {
+  CheckOptions(o);
+  ParsePrimaryCache(o.primarycache);
+  std::vector<ReadersRun> runs;
+  for (int n : o.readers) runs.push_back(RunOnce(o, n));
+  return runs;
+}
+
+}  // namespace ziosim

@@ -1,0 +1,301 @@
+#include "sim/zfs/dmu.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ziosim {
+
+namespace {
+
+enum EventKind : uint32_t { kStartCall = 1, kChunkCopied = 2, kBlockArrived = 3, kFeed = 4 };
+
+constexpr int64_t kReadChunkBytes = 1 << 20;  // zfs_read_chunk_size
+
+// ARC keys packed in 64 bits: object (16) | level (2) | block id (46).
+uint64_t Pack(int file, int level, int64_t blkid) {
+  return (static_cast<uint64_t>(file) << 48) | (static_cast<uint64_t>(level) << 46) | static_cast<uint64_t>(blkid);
+}
+int FileOf(uint64_t key) { return static_cast<int>(key >> 48); }
+int LevelOf(uint64_t key) { return static_cast<int>((key >> 46) & 3); }
+int64_t BlkidOf(uint64_t key) { return static_cast<int64_t>(key & ((uint64_t{1} << 46) - 1)); }
+ArcKey ToArcKey(uint64_t key) { return ArcKey{static_cast<uint64_t>(FileOf(key)), LevelOf(key), BlkidOf(key)}; }
+
+}  // namespace
+
+struct Dmu::Call {
+  ReadCaller* caller = nullptr;
+  uint64_t tag = 0;
+  int file = 0;
+  int64_t chunk_start = 0;
+  int64_t chunk_end = 0;
+  int64_t end = 0;
+  int64_t bytes = 0;
+  int pending = 0;        // blocks of this chunk still being read
+  SimTime cpu_work = 0;   // reader CPU owed for this chunk (decompress, zero-fill)
+  std::vector<int64_t> held;  // data blocks to release after copy-out
+};
+
+struct Dmu::InFlight {
+  bool prefetch = false;
+  ZioPriority priority = ZioPriority::kSyncRead;
+  bool from_l2 = false;
+  int64_t l2_offset = 0, l2_bytes = 0;
+  std::vector<uint32_t> waiters;     // calls waiting for this block
+  std::vector<uint64_t> dependents;  // data blocks waiting for this indirect block
+};
+
+Dmu::Dmu(Pool* pool, const std::vector<FileLayout>* files, PrimaryCache primarycache, std::unique_ptr<Device> l2arc)
+    : pool_(pool),
+      files_(files),
+      primarycache_(primarycache),
+      l2arc_(std::move(l2arc)),
+      arc_(pool->tunables(), l2arc_ ? l2arc_->capacity_bytes() : 0),
+      cpu_(pool->tunables()),
+      chunk_bytes_(kReadChunkBytes) {
+  for (const FileLayout& f : *files) {
+    zfetch_.push_back(MakeZfetch(pool->tunables(), f.blocks(), f.block_bytes(), f.ptrs_per_indirect(),
+                                 /*fetch_data=*/primarycache == PrimaryCache::kAll));
+  }
+  inflight_.reserve(4096);
+  if (l2arc_) {
+    l2arc_->set_listener(this);
+    feeding_ = true;
+    pool_->sim()->ScheduleIn(pool_->tunables().Int("l2arc_feed_secs") * kNsPerSec, this, kFeed);
+  }
+}
+
+Dmu::~Dmu() = default;
+
+bool Dmu::Cacheable(int level) const {
+  return primarycache_ == PrimaryCache::kAll || (primarycache_ == PrimaryCache::kMetadata && level > 0);
+}
+
+void Dmu::Read(int file, int64_t offset, int64_t length, ReadCaller* caller, uint64_t tag) {
+  uint32_t id;
+  if (free_calls_.empty()) {
+    id = static_cast<uint32_t>(calls_.size());
+    calls_.emplace_back();
+  } else {
+    id = free_calls_.back();
+    free_calls_.pop_back();
+  }
+  Call& c = calls_[id];
+  c.caller = caller;
+  c.tag = tag;
+  c.file = file;
+  c.chunk_start = offset;
+  c.end = offset + length;
+  c.bytes = length;
+  ++stats_.calls;
+  const SimTime now = pool_->sim()->now();
+  pool_->sim()->Schedule(cpu_.Run(now, cpu_.costs().syscall_ns), this, kStartCall, id);
+}
+
+// Predicts, holds every block of the next chunk (reading the missing ones),
+// then issues the prefetches: the prefetcher sees the chunk as it was before
+// its demand reads (dbuf_read asked it per block, 2.1+ asks before reading), and
+// prefetch I/O goes out after the demand I/O of the call.
+void Dmu::StartChunk(uint32_t id) {
+  Call& c = calls_[id];
+  const FileLayout& f = (*files_)[c.file];
+  c.chunk_end = std::min(c.end, (c.chunk_start / chunk_bytes_ + 1) * chunk_bytes_);
+  c.pending = 0;
+  c.cpu_work = 0;
+  c.held.clear();
+  const int64_t first = c.chunk_start / f.block_bytes();
+  const int64_t last = (c.chunk_end - 1) / f.block_bytes();
+  Predict(c, first, last - first + 1);
+  for (int64_t b = first; b <= last; ++b) HoldBlock(id, b, &c.cpu_work);
+  IssuePrefetches(c.file);
+  if (c.pending == 0) FinishChunk(id);
+}
+
+bool Dmu::Cached(int file, int64_t blkid) const {
+  const uint64_t key = Pack(file, 0, blkid);
+  return inflight_.count(key) > 0 || arc_.Contains(ToArcKey(key)) || (*files_)[file].Locate(0, blkid).hole;
+}
+
+void Dmu::Predict(const Call& c, int64_t first, int64_t nblks) {
+  ranges_.clear();
+  if (primarycache_ == PrimaryCache::kNone) return;  // dmu_zfetch is not called at all
+  const int file = c.file;
+  bool missed = false;
+  for (int64_t b = first; b < first + nblks; ++b) missed = missed || !Cached(file, b);
+  auto cached = [this, file](int64_t b) { return Cached(file, b); };
+  zfetch_[file]->Access(first, nblks, c.chunk_end - c.chunk_start, missed, cached, pool_->sim()->now(), &ranges_);
+}
+
+void Dmu::IssuePrefetches(int file) {
+  const FileLayout& f = (*files_)[file];
+  for (const PrefetchRange& r : ranges_) {
+    for (int64_t b = r.first; b < r.first + r.count; ++b) {
+      const uint64_t key = Pack(file, r.level, b);
+      if (inflight_.count(key) > 0 || arc_.Contains(ToArcKey(key))) continue;
+      if (r.level == 0 && f.Locate(0, b).hole) continue;
+      if (r.level == 1 && (f.extents(1).empty() || f.Locate(1, b).hole)) continue;
+      ++stats_.prefetch_reads;
+      ReadBlock(key, ZioPriority::kAsyncRead, /*prefetch=*/true);
+    }
+  }
+}
+
+void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
+  Call& c = calls_[id];
+  const FileLayout& f = (*files_)[c.file];
+  ++stats_.demand_blocks;
+  if (f.Locate(0, blkid).hole) {
+    // dbuf_read_hole: an anonymous buffer of the whole block, zeroed, never cached.
+    ++stats_.hole_blocks;
+    *cpu_work += cpu_.costs().buffer_alloc_ns + cpu_.ZeroNs(f.block_bytes());
+    return;
+  }
+  const uint64_t key = Pack(c.file, 0, blkid);
+  c.held.push_back(blkid);
+  if (auto it = inflight_.find(key); it != inflight_.end()) {
+    ++stats_.waited_on_inflight;
+    it->second.waiters.push_back(id);
+    ++c.pending;
+    return;
+  }
+  const ArcLookupResult r = arc_.Lookup(ToArcKey(key), /*prefetch=*/false, pool_->sim()->now());
+  if (r.where == ArcLookupResult::Where::kArc) {
+    if (r.needs_decompress) *cpu_work += cpu_.DecompressNs(f.block_bytes());
+    return;
+  }
+  ++stats_.demand_misses;
+  InFlight& fl = inflight_[key];
+  fl.waiters.push_back(id);
+  ++c.pending;
+  if (r.where == ArcLookupResult::Where::kL2 && l2arc_) {
+    fl.from_l2 = true;
+    fl.l2_offset = r.l2_offset;
+    fl.l2_bytes = r.l2_bytes;
+  }
+  ReadBlock(key, ZioPriority::kSyncRead, /*prefetch=*/false);
+}
+
+// `key` has an InFlight entry. A data block needs its indirect block in memory
+// first (dbuf_read of the parent); if it is not, that read goes first.
+void Dmu::ReadBlock(uint64_t key, ZioPriority priority, bool prefetch) {
+  InFlight& f = inflight_[key];
+  f.priority = priority;
+  f.prefetch = prefetch;
+  const FileLayout& layout = (*files_)[FileOf(key)];
+  const int64_t l1_blkid = BlkidOf(key) / layout.ptrs_per_indirect();
+  if (LevelOf(key) == 0 && !f.from_l2 && !layout.extents(1).empty() && !layout.Locate(1, l1_blkid).hole) {
+    const uint64_t l1 = Pack(FileOf(key), 1, l1_blkid);
+    if (auto it = inflight_.find(l1); it != inflight_.end()) {
+      it->second.dependents.push_back(key);
+      return;
+    }
+    if (arc_.Lookup(ToArcKey(l1), prefetch, pool_->sim()->now()).where != ArcLookupResult::Where::kArc) {
+      ++stats_.indirect_reads;
+      InFlight& parent = inflight_[l1];
+      parent.priority = priority;
+      parent.prefetch = prefetch;
+      parent.dependents.push_back(key);
+      IssueBlock(l1, parent);
+      return;
+    }
+  }
+  IssueBlock(key, f);
+}
+
+void Dmu::IssueBlock(uint64_t key, InFlight& f) {
+  if (f.from_l2) {
+    ++stats_.l2_reads;
+    stats_.l2_read_bytes += f.l2_bytes;
+    if (l2arc_->in_device() < l2arc_->queue_depth()) {
+      l2arc_->Submit(DeviceRequest{key, f.l2_offset, f.l2_bytes, IoOp::kRead});
+      return;
+    }
+    f.from_l2 = false;  // cache device saturated: read the pool instead
+  }
+  const BlockPointer bp = (*files_)[FileOf(key)].Locate(LevelOf(key), BlkidOf(key));
+  pool_->Read(bp.top, bp.offset, bp.psize, f.priority, this, key);
+}
+
+void Dmu::OnZioDone(Zio* zio) {
+  // The zio pipeline verifies the checksum before the block is usable.
+  const SimTime now = pool_->sim()->now();
+  pool_->sim()->Schedule(cpu_.Run(now, cpu_.ChecksumNs(zio->size)), this, kBlockArrived, zio->tag);
+}
+
+void Dmu::OnDeviceDone(const DeviceRequest& req, SimTime, SimTime) {
+  if (req.op == IoOp::kWrite) return;  // L2ARC feed writes
+  const SimTime now = pool_->sim()->now();
+  pool_->sim()->Schedule(cpu_.Run(now, cpu_.ChecksumNs(req.size_bytes)), this, kBlockArrived, req.tag);
+}
+
+void Dmu::BlockArrived(uint64_t key) {
+  auto it = inflight_.find(key);
+  if (it == inflight_.end()) throw std::logic_error("internal error: a block arrived that nobody read");
+  InFlight f = std::move(it->second);
+  inflight_.erase(it);
+  const int file = FileOf(key);
+  const FileLayout& layout = (*files_)[file];
+  const int level = LevelOf(key);
+  const BlockPointer bp = layout.Locate(level, BlkidOf(key));
+  const int64_t lsize = level == 0 ? layout.block_bytes() : (int64_t{1} << pool_->tunables().Int("zfs_default_ibs"));
+  arc_.Insert(ToArcKey(key), lsize, bp.psize, level > 0, f.prefetch, pool_->sim()->now());
+  if (f.prefetch && !f.waiters.empty() && level == 0) zfetch_[file]->LatePrefetch(BlkidOf(key));
+  for (uint64_t dep : f.dependents) {
+    auto d = inflight_.find(dep);
+    if (d != inflight_.end()) IssueBlock(dep, d->second);
+  }
+  const bool compressed = bp.psize < lsize;
+  for (uint32_t id : f.waiters) {
+    Call& c = calls_[id];
+    // The dbuf gets a decompressed copy of a compressed block.
+    if (compressed && level == 0) c.cpu_work += cpu_.DecompressNs(lsize);
+    if (--c.pending == 0) FinishChunk(id);
+  }
+  if (level > 0) arc_.Release(ToArcKey(key), Cacheable(level));
+}
+
+void Dmu::FinishChunk(uint32_t id) {
+  Call& c = calls_[id];
+  const SimTime work = c.cpu_work + cpu_.CopyNs(c.chunk_end - c.chunk_start);
+  pool_->sim()->Schedule(cpu_.Run(pool_->sim()->now(), work), this, kChunkCopied, id);
+}
+
+void Dmu::Feed() {
+  if (!feeding_) return;
+  const int64_t bytes = arc_.FeedL2(pool_->sim()->now()) / 4096 * 4096;
+  if (bytes > 0 && l2arc_->in_device() < l2arc_->queue_depth()) {
+    if (l2_hand_ + bytes > l2arc_->capacity_bytes()) l2_hand_ = 0;
+    l2arc_->Submit(DeviceRequest{0, l2_hand_, bytes, IoOp::kWrite});
+    l2_hand_ += bytes;
+  }
+  pool_->sim()->Schedule(std::max(arc_.NextL2FeedTime(), pool_->sim()->now() + 1), this, kFeed);
+}
+
+void Dmu::OnEvent(uint32_t kind, uint64_t arg) {
+  switch (kind) {
+    case kStartCall:
+      StartChunk(static_cast<uint32_t>(arg));
+      return;
+    case kBlockArrived:
+      BlockArrived(arg);
+      return;
+    case kFeed:
+      Feed();
+      return;
+    case kChunkCopied: {
+      const uint32_t id = static_cast<uint32_t>(arg);
+      Call& c = calls_[id];
+      for (int64_t b : c.held) arc_.Release(ToArcKey(Pack(c.file, 0, b)), Cacheable(0));
+      stats_.app_bytes += c.chunk_end - c.chunk_start;
+      c.chunk_start = c.chunk_end;
+      if (c.chunk_start < c.end) {
+        StartChunk(id);
+        return;
+      }
+      free_calls_.push_back(id);
+      c.caller->OnReadDone(c.tag, c.bytes);
+      return;
+    }
+  }
+}
+
+}  // namespace ziosim

@@ -1,0 +1,104 @@
+// The DMU read path (dmu.c, dbuf.c): a read() call is cut into 1 MiB chunks
+// (zfs_read_chunk_size); each chunk holds the blocks it covers, starts the
+// demand read of every block not cached (all in parallel, sync_read), asks the
+// prefetcher, waits for its blocks, copies out and releases them. A block is
+// always read whole. Holes cost a zero-filled buffer and no I/O; a block not
+// cached needs its L1 indirect block first; a demand read that finds its block
+// already being read waits for that read. Checksums and decompression run on
+// the host CPU as blocks arrive; copy-out and zero-fill run on the reader's
+// CPU time. With primarycache=metadata|none data blocks leave the ARC when the
+// call releases them, so the next small read of the same record reads it again.
+#ifndef ZIOSIM_SIM_ZFS_DMU_H_
+#define ZIOSIM_SIM_ZFS_DMU_H_
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "models/device/device.h"
+#include "sim/zfs/arc.h"
+#include "sim/zfs/file_layout.h"
+#include "sim/zfs/host_cpu.h"
+#include "sim/zfs/pool.h"
+#include "sim/zfs/zfetch.h"
+
+namespace ziosim {
+
+class ReadCaller {
+ public:
+  virtual ~ReadCaller() = default;
+  // The read() call `tag` returned `bytes` to the application.
+  virtual void OnReadDone(uint64_t tag, int64_t bytes) = 0;
+};
+
+struct DmuStats {
+  int64_t app_bytes = 0;          // returned to callers
+  uint64_t calls = 0;
+  uint64_t demand_blocks = 0;     // block accesses by demand reads
+  uint64_t demand_misses = 0;     // ... that started a disk read
+  uint64_t waited_on_inflight = 0;
+  uint64_t prefetch_reads = 0;    // blocks read because the prefetcher asked
+  uint64_t indirect_reads = 0;
+  uint64_t hole_blocks = 0;
+  uint64_t l2_reads = 0;
+  int64_t l2_read_bytes = 0;
+};
+
+class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
+ public:
+  // `files` must outlive the Dmu. `l2arc` (optional) is the cache device.
+  Dmu(Pool* pool, const std::vector<FileLayout>* files, PrimaryCache primarycache, std::unique_ptr<Device> l2arc);
+  ~Dmu() override;
+
+  // Starts read(file, offset, length); `caller` hears when it returns.
+  // REQUIRES: 0 <= offset, offset + length <= the file's size, length > 0.
+  void Read(int file, int64_t offset, int64_t length, ReadCaller* caller, uint64_t tag);
+
+  const DmuStats& stats() const { return stats_; }
+  const Arc& arc() const { return arc_; }
+  const HostCpu& cpu() const { return cpu_; }
+  const Device* l2arc() const { return l2arc_.get(); }
+  // Stops the L2ARC feed timer so the run can end.
+  void StopFeeding() { feeding_ = false; }
+
+  void OnZioDone(Zio* zio) override;
+  void OnDeviceDone(const DeviceRequest& req, SimTime submitted, SimTime done) override;
+  void OnEvent(uint32_t kind, uint64_t arg) override;
+
+ private:
+  struct Call;
+  struct InFlight;
+
+  void StartChunk(uint32_t call);
+  void HoldBlock(uint32_t call, int64_t blkid, SimTime* cpu_work);
+  bool Cached(int file, int64_t blkid) const;
+  void Predict(const Call& c, int64_t first, int64_t nblks);
+  void IssuePrefetches(int file);
+  void ReadBlock(uint64_t key, ZioPriority priority, bool prefetch);
+  void IssueBlock(uint64_t key, InFlight& f);
+  void BlockArrived(uint64_t key);
+  void FinishChunk(uint32_t call);
+  void Feed();
+  bool Cacheable(int level) const;
+
+  Pool* pool_;
+  const std::vector<FileLayout>* files_;
+  PrimaryCache primarycache_;
+  std::unique_ptr<Device> l2arc_;
+  Arc arc_;
+  HostCpu cpu_;
+  std::vector<std::unique_ptr<Zfetch>> zfetch_;  // per file
+  std::vector<Call> calls_;                      // indexed by call id; reused
+  std::vector<uint32_t> free_calls_;
+  std::unordered_map<uint64_t, InFlight> inflight_;
+  std::vector<PrefetchRange> ranges_;            // scratch
+  int64_t chunk_bytes_;
+  bool feeding_ = false;
+  int64_t l2_hand_ = 0;
+  DmuStats stats_;
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_ZFS_DMU_H_

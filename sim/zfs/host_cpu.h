@@ -1,0 +1,53 @@
+// The host's CPUs as the read path uses them: a number of cores shared by the
+// reader threads (system call, copy out, hole zero-fill) and the zio pipeline
+// (checksum, decompression). Work is queued on the first free core (FIFO), so
+// a CPU-bound run shows up as CPU-bound. Costs per operation come from the
+// tunables (`ziosim_cpu_*`), each traceable to a measurement class.
+#ifndef ZIOSIM_SIM_ZFS_HOST_CPU_H_
+#define ZIOSIM_SIM_ZFS_HOST_CPU_H_
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "sim/core/time.h"
+#include "sim/zfs/tunables.h"
+
+namespace ziosim {
+
+struct HostCpuCosts {
+  int cores = 4;
+  SimTime syscall_ns = 0;          // entering and leaving read()
+  SimTime buffer_alloc_ns = 0;     // allocate + free one ARC/dbuf buffer
+  double memcpy_bytes_per_ns = 0;  // copy out to user space
+  double zero_bytes_per_ns = 0;    // memset of a hole buffer
+  double checksum_bytes_per_ns = 0;     // fletcher4
+  double decompress_bytes_per_ns = 0;   // lz4 (output bytes)
+};
+
+class HostCpu {
+ public:
+  explicit HostCpu(const Tunables& tunables);
+  const HostCpuCosts& costs() const { return costs_; }
+
+  // Runs `work_ns` of CPU work that becomes ready at `now`; returns when it ends.
+  SimTime Run(SimTime now, SimTime work_ns);
+
+  // Costs of the elementary operations, in ns.
+  SimTime CopyNs(int64_t bytes) const;
+  SimTime ZeroNs(int64_t bytes) const;
+  SimTime ChecksumNs(int64_t bytes) const;
+  SimTime DecompressNs(int64_t bytes) const;
+
+  // Core-time spent, for cpu_busy_pct = busy / (cores x elapsed).
+  SimTime busy_ns() const { return busy_ns_; }
+
+ private:
+  HostCpuCosts costs_;
+  std::vector<SimTime> core_free_;  // when each core finishes its queued work
+  SimTime busy_ns_ = 0;
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_ZFS_HOST_CPU_H_
