@@ -96,6 +96,7 @@ class HddDevice::Impl {
                     bool positioned = false);
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
   int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark) const;
+  void DropLeadingBlocks(int64_t blocks);
   int64_t ReadWatermark(int64_t n) const;
 
   int prev() const { return prev_was_write_ ? 1 : 0; }
@@ -166,25 +167,29 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
   return sent + Ps(io.read_completion_ns);
 }
 
-// A read whose head lies in the segment the read-ahead is filling, or that
-// starts at the very block it is about to read (an "almost hit", where the
-// drive allows it), is served by the read-ahead stream without repositioning.
+// A read whose head lies in the segment the read-ahead is filling is served by
+// the read-ahead stream without repositioning. Drives that allow "almost hits"
+// also stream a read that starts anywhere ahead inside the read-ahead window:
+// the head keeps reading through the gap (e.g. RAID-Z parity columns between
+// data columns) instead of stopping, seeking and waiting a revolution.
 bool HddDevice::Impl::JoinsReadAhead(int seg, int64_t lbn) const {
   if (!ra_.active) return false;
   if (seg >= 0) return seg == ra_.segment;
-  return p_.cache.allow_almost_read_hits && lbn == ra_.next_lbn;
+  return p_.cache.allow_almost_read_hits && lbn >= ra_.next_lbn && lbn < ra_.target_lbn;
 }
 
 int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
   const HddInterface& io = p_.interface;
   const int64_t b = Ps(io.bus_read_block_ns);
   const int seg = ra_.segment;
-  const int64_t cached = ra_.next_lbn - lbn;
+  const int64_t cached = std::max<int64_t>(ra_.next_lbn - lbn, 0);
+  const int64_t gap = std::max<int64_t>(lbn - ra_.next_lbn, 0);
   bd->cache = cached > 0 ? HddBreakdown::CacheOutcome::kPartialHit : HddBreakdown::CacheOutcome::kMiss;
   // Served from the buffer like a hit: the host transfer starts after the hit overhead.
   const int64_t ready = t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns);
   const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
                                       /*is_write=*/false, bd, /*positioned=*/true);
+  DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
   const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n - cached));
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
@@ -401,6 +406,22 @@ int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_wr
   }
   if (!runs_.empty()) bd->transfer_ns = RoundNs(t - runs_.front().start_ps);
   return t;
+}
+
+// Removes the first `blocks` sectors from runs_ (they were read, but belong to
+// no request).
+void HddDevice::Impl::DropLeadingBlocks(int64_t blocks) {
+  size_t i = 0;
+  while (blocks > 0 && i < runs_.size()) {
+    MediaRun& r = runs_[i];
+    const int64_t k = std::min(blocks, r.blocks);
+    r.start_ps += k * r.sector_ps;
+    r.blocks -= k;
+    r.span -= k;
+    blocks -= k;
+    if (r.blocks == 0) ++i;
+  }
+  runs_.erase(runs_.begin(), runs_.begin() + static_cast<std::ptrdiff_t>(i));
 }
 
 // --- writes ------------------------------------------------------------------
