@@ -16,6 +16,8 @@
 #include "models/device/ssd.h"
 #include "models/disksim/disksim_import.h"
 #include "sim/core/status.h"
+#include "sim/core/text.h"
+#include "sim/core/toml_util.h"
 
 namespace ziosim {
 namespace {
@@ -70,20 +72,6 @@ constexpr KeySpec kSsdKeys[] = {
     {"interface_command_us", Number::kReal, true},
 };
 
-int LineOf(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
-
-std::string TypeName(const toml::node& node) {
-  switch (node.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    default: return "a date or time";
-  }
-}
-
 std::string FormatNumber(double v) {
   std::ostringstream out;
   out << v;
@@ -106,20 +94,12 @@ class DriveFileReader {
     throw InputError(path_, line, std::string(key) + ": " + what);
   }
 
-  toml::table Parse() const {
-    std::error_code ec;
-    if (!fs::is_regular_file(path_, ec)) throw InputError(path_ + ": cannot open drive file");
-    try {
-      return toml::parse_file(path_);
-    } catch (const toml::parse_error& e) {
-      throw InputError(path_, static_cast<int>(e.source().begin.line), std::string(e.description()));
-    }
-  }
+  toml::table Parse() const { return ParseTomlFile(path_, "drive file"); }
 
   std::string RequireString(const toml::table& root, std::string_view key) const {
     const toml::node* node = root.get(key);
     if (node == nullptr) Fail(1, key, "missing");
-    if (!node->is_string()) Fail(LineOf(*node), key, "expected a string, got " + TypeName(*node));
+    if (!node->is_string()) Fail(TomlLine(*node), key, "expected a string, got " + TomlTypeName(*node));
     return node->as_string()->get();
   }
 
@@ -128,13 +108,13 @@ class DriveFileReader {
                                                             std::span<const KeySpec> specs) const {
     for (auto&& [key, node] : table) {
       const bool known = std::any_of(specs.begin(), specs.end(), [&](const KeySpec& s) { return s.key == key.str(); });
-      if (!known) Fail(LineOf(node), Qualified(section, key.str()), "unknown key");
+      if (!known) Fail(TomlLine(node), Qualified(section, key.str()), "unknown key");
     }
     std::map<std::string, ReadValue, std::less<>> figures;
     for (const KeySpec& spec : specs) {
       const toml::node* node = table.get(spec.key);
       const std::string name = Qualified(section, spec.key);
-      if (node == nullptr) Fail(LineOf(table), name, "missing (every " + std::string(section) + " entry needs it)");
+      if (node == nullptr) Fail(TomlLine(table), name, "missing (every " + std::string(section) + " entry needs it)");
       figures.emplace(std::string(spec.key), ReadFigure(*node, spec, name));
     }
     return figures;
@@ -146,11 +126,11 @@ class DriveFileReader {
 
  private:
   ReadValue ReadFigure(const toml::node& node, const KeySpec& spec, const std::string& name) const {
-    const int line = LineOf(node);
+    const int line = TomlLine(node);
     const toml::table* t = node.as_table();
     if (t == nullptr) {
       Fail(line, name, "expected { value = ..., source = \"...\" } or { value = ..., estimated = \"why\" }, got " +
-                           TypeName(node));
+                           TomlTypeName(node));
     }
     for (auto&& [key, unused] : *t) {
       if (key != "value" && key != "source" && key != "estimated") {
@@ -170,7 +150,7 @@ class DriveFileReader {
       out.value.value = v->as_floating_point()->get();
     } else {
       Fail(line, name, std::string(spec.type == Number::kInteger ? "expected an integer" : "expected a number") +
-                           ", got " + TypeName(*v));
+                           ", got " + TomlTypeName(*v));
     }
     const double x = out.value.value;
     if (!std::isfinite(x)) Fail(line, name, "not a finite number");
@@ -327,12 +307,6 @@ bool LooksLikePath(std::string_view s) {
   return s.find('/') != std::string_view::npos || (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
 }
 
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 }  // namespace
 
 const CatalogValue* DriveSpec::Find(std::string_view key) const {
@@ -352,15 +326,15 @@ DriveSpec LoadDriveFile(const std::string& path) {
   spec.name = reader.RequireString(root, "name");
   spec.description = reader.RequireString(root, "description");
   const std::string kind = reader.RequireString(root, "kind");
-  if (kind != "hdd" && kind != "ssd") reader.Fail(LineOf(*root.get("kind")), "kind", "must be \"hdd\" or \"ssd\"");
+  if (kind != "hdd" && kind != "ssd") reader.Fail(TomlLine(*root.get("kind")), "kind", "must be \"hdd\" or \"ssd\"");
   for (auto&& [key, node] : root) {
     if (key != "name" && key != "description" && key != "kind" && key != kind) {
-      reader.Fail(LineOf(node), key.str(), "unknown key for a " + kind + " drive");
+      reader.Fail(TomlLine(node), key.str(), "unknown key for a " + kind + " drive");
     }
   }
   const toml::node* section = root.get(kind);
   if (section == nullptr || !section->is_table()) {
-    reader.Fail(section == nullptr ? 1 : LineOf(*section), kind, "missing [" + kind + "] table of figures");
+    reader.Fail(section == nullptr ? 1 : TomlLine(*section), kind, "missing [" + kind + "] table of figures");
   }
   const toml::table& figures_table = *section->as_table();
   if (kind == "hdd") {

@@ -8,6 +8,7 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/readers_output.h"
 #include "sim/core/status.h"
+#include "sim/core/toml_util.h"
 #include "sim/core/units.h"
 
 namespace ziosim::cli {
@@ -15,13 +16,7 @@ namespace {
 
 class ConfigReader {
  public:
-  explicit ConfigReader(std::string path) : path_(std::move(path)) {
-    try {
-      root_ = toml::parse_file(path_);
-    } catch (const toml::parse_error& e) {
-      throw InputError(path_, static_cast<int>(e.source().begin.line), std::string(e.description()));
-    }
-  }
+  explicit ConfigReader(std::string path) : path_(std::move(path)), root_(ParseTomlFile(path_, "scenario file")) {}
 
   // Rejects tables and keys the schema does not know, so a typo is never silently ignored.
   void CheckKeys(const std::string& table, const std::set<std::string>& known) const {
@@ -77,17 +72,13 @@ class ConfigReader {
     const toml::table* t = root_["tunables"].as_table();
     if (t == nullptr) return;
     for (const auto& [key, node] : *t) {
-      std::string text;
-      if (auto s = node.value<std::string>()) text = *s;
-      else if (auto i = node.value<int64_t>()) text = std::to_string(*i);
-      else if (auto b = node.value<bool>()) text = *b ? "true" : "false";
-      else throw InputError(path_, Line(node), "tunables." + std::string(key.str()) + ": not a string, integer or boolean");
-      out->emplace_back(std::string(key.str()), text);
+      const std::string name(key.str());
+      out->emplace_back(name, TomlScalarText(path_, "tunables." + name, node));
     }
   }
 
  private:
-  static int Line(const toml::node& n) { return static_cast<int>(n.source().begin.line); }
+  static int Line(const toml::node& n) { return TomlLine(n); }
   std::string path_;
   toml::table root_;
 };

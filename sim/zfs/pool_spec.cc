@@ -8,6 +8,7 @@
 
 #include "models/catalog/catalog.h"
 #include "sim/core/status.h"
+#include "sim/core/text.h"
 
 namespace ziosim {
 namespace {
@@ -31,36 +32,6 @@ bool IsUnsupported(std::string_view t) {
 bool LooksLikeFile(std::string_view s) {
   return s.starts_with("disksim:") || s.find('/') != std::string_view::npos ||
          (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-std::string Join(const std::vector<std::string>& items, std::string_view last_sep) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? std::string(last_sep) : std::string(", ");
-    out += items[i];
-  }
-  return out;
 }
 
 // The candidates closest to `word`, best first (at most 4).

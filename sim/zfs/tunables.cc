@@ -10,6 +10,8 @@
 #include <toml++/toml.h>
 
 #include "sim/core/status.h"
+#include "sim/core/text.h"
+#include "sim/core/toml_util.h"
 #include "sim/core/units.h"
 
 #ifndef ZIOSIM_PROFILES_DIR
@@ -197,49 +199,7 @@ constexpr TunableDef kTable[] = {
      .max = kInt32Max, .doc = "lz4 decompression output bandwidth of one core (estimated)"},
 };
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // "a", "a or b", "a, b or c".
-std::string JoinOr(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? " or " : ", ";
-    out += items[i];
-  }
-  return out;
-}
-
-std::string JoinComma(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 // Of `candidates`, those close to `wanted` (lower case), best first, at most
 // `max`: within an edit distance of a quarter of the length (at least 2), or
 // containing `wanted` when it is a fragment of 6+ characters. An exact match
@@ -345,50 +305,17 @@ std::string ParseChoice(const TunableDef& def, std::string_view text, std::strin
   for (const std::string& c : choices) {
     if (Lower(text) == c) return c;
   }
-  Fail(origin, def.name, "\"" + std::string(text) + "\" is not one of " + JoinOr(choices));
+  Fail(origin, def.name, "\"" + std::string(text) + "\" is not one of " + Join(choices, " or "));
 }
 
 std::string UnknownTunableMessage(std::string_view name) {
   const std::vector<std::string> close = SuggestTunables(name);
   std::string what = "unknown tunable";
-  if (!close.empty()) what += "; did you mean " + JoinOr(close) + "?";
+  if (!close.empty()) what += "; did you mean " + Join(close, " or ") + "?";
   return what + " (`ziosim tunables` lists them all)";
 }
 
 // ---- Profile files ----
-
-int LineOf(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
-
-std::string TomlTypeName(const toml::node& node) {
-  switch (node.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    default: return "a date or time";
-  }
-}
-
-toml::table ParseToml(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw InputError(path + ": cannot open profile file");
-  try {
-    return toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw InputError(path, static_cast<int>(e.source().begin.line), std::string(e.description()));
-  }
-}
-
-// The tunable value written in the file, as the text Tunables::Set takes.
-std::string ValueText(const std::string& path, std::string_view key, const toml::node& node) {
-  if (const auto* s = node.as_string()) return s->get();
-  if (const auto* i = node.as_integer()) return std::to_string(i->get());
-  if (const auto* b = node.as_boolean()) return b->get() ? "true" : "false";
-  throw InputError(path, LineOf(node),
-                   std::string(key) + ": expected a string, an integer or a boolean, got " + TomlTypeName(node));
-}
 
 // Name order with digit runs compared as numbers: freebsd-9 < freebsd-10, zol-0.6.5 < zol-0.7.
 bool NaturalLess(std::string_view a, std::string_view b) {
@@ -521,19 +448,19 @@ std::vector<std::string> ProfileNames() {
 }
 
 EraProfile LoadProfileFile(const std::string& path) {
-  const toml::table root = ParseToml(path);
+  const toml::table root = ParseTomlFile(path, "profile file");
   EraProfile profile;
   profile.name = fs::path(path).stem().string();
   for (auto&& [key, node] : root) {
     if (key != "description" && key != "tunables") {
-      throw InputError(path, LineOf(node),
+      throw InputError(path, TomlLine(node),
                        std::string(key.str()) + ": unknown key (a profile has description and [tunables])");
     }
   }
   const toml::node* description = root.get("description");
   if (description == nullptr) throw InputError(path, 1, "description: missing");
   if (!description->is_string() || description->as_string()->get().empty()) {
-    throw InputError(path, LineOf(*description), "description: expected a non-empty string");
+    throw InputError(path, TomlLine(*description), "description: expected a non-empty string");
   }
   profile.description = description->as_string()->get();
 
@@ -541,16 +468,16 @@ EraProfile LoadProfileFile(const std::string& path) {
   if (section == nullptr) return profile;  // a profile equal to the fallbacks
   const toml::table* tunables = section->as_table();
   if (tunables == nullptr) {
-    throw InputError(path, LineOf(*section), "tunables: expected a [tunables] table, got " + TomlTypeName(*section));
+    throw InputError(path, TomlLine(*section), "tunables: expected a [tunables] table, got " + TomlTypeName(*section));
   }
   // toml++ keeps keys sorted; report and keep them in file order.
   std::vector<std::tuple<int, std::string, const toml::node*>> entries;
-  for (auto&& [key, node] : *tunables) entries.emplace_back(LineOf(node), std::string(key.str()), &node);
+  for (auto&& [key, node] : *tunables) entries.emplace_back(TomlLine(node), std::string(key.str()), &node);
   std::sort(entries.begin(), entries.end(),
             [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   Tunables check;
   for (const auto& [line, key, node] : entries) {
-    check.Set(key, ValueText(path, key, *node), path + ":" + std::to_string(line));
+    check.Set(key, TomlScalarText(path, std::string(key), *node), path + ":" + std::to_string(line));
     profile.settings.emplace_back(key, check.Text(key));
   }
   return profile;
@@ -573,8 +500,8 @@ Tunables ProfileTunables(std::string_view name) {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       const std::vector<std::string> close = Closest(Lower(name), {names.begin(), names.end()}, 3);
       throw InputError("unknown profile \"" + std::string(name) + "\"" +
-                       (close.empty() ? "" : "; did you mean " + JoinOr(close) + "?") +
-                       "; known profiles: " + JoinComma(names) + " (or a path to a .toml profile file)");
+                       (close.empty() ? "" : "; did you mean " + Join(close, " or ") + "?") +
+                       "; known profiles: " + Join(names) + " (or a path to a .toml profile file)");
     }
     path = (fs::path(ProfilesDir()) / (std::string(name) + ".toml")).string();
   }

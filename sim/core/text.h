@@ -1,0 +1,21 @@
+// Small text helpers shared by the parsers and their error messages.
+#ifndef ZIOSIM_SIM_CORE_TEXT_H_
+#define ZIOSIM_SIM_CORE_TEXT_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ziosim {
+
+std::string Lower(std::string_view s);
+std::string_view Trim(std::string_view s);
+// Levenshtein distance, for "did you mean" suggestions.
+size_t EditDistance(std::string_view a, std::string_view b);
+// "a", "a<last>b", "a, b<last>c": Join(items, " or ") gives "a, b or c".
+std::string Join(const std::vector<std::string>& items, std::string_view last_separator = ", ");
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_CORE_TEXT_H_
