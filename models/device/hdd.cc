@@ -532,8 +532,6 @@ HddDevice::~HddDevice() = default;
 
 int64_t HddDevice::capacity_bytes() const { return geometry_->total_blocks() * 512; }
 
-SimTime HddDevice::revolution_ns() const { return RoundNs(impl_ ? std::llround(60e12 / params_.mechanics.rpm) : 0); }
-
 void HddDevice::Submit(const DeviceRequest& req) {
   CheckRequest(req);
   ++in_device_;

@@ -51,7 +51,6 @@ class HddDevice : public Device {
   const HddParams& params() const { return params_; }
   const HddGeometry& geometry() const { return *geometry_; }
   const HddBreakdown& last_breakdown() const { return last_; }
-  SimTime revolution_ns() const;
 
  private:
   class Impl;
