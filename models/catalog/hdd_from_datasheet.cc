@@ -144,6 +144,9 @@ HddCache DeriveCache(const HddDatasheet& s) {
   // read-ahead going.
   c.allow_almost_read_hits = true;
   c.read_ahead_on_idle_hit = true;
+  // SATA drives ship with the volatile write cache on (ATA "write cache
+  // enabled" default): a write completes once its data are in the buffer.
+  c.fast_write_level = 1;
   return c;
 }
 

@@ -18,6 +18,7 @@ void AddRunCommand(CLI::App& app);
 void AddProfilesCommand(CLI::App& app);
 void AddTunablesCommand(CLI::App& app);
 void AddRaidzMapCommand(CLI::App& app);
+void AddReplayCommand(CLI::App& app);
 
 }  // namespace ziosim::cli
 

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   ziosim::cli::AddProfilesCommand(app);
   ziosim::cli::AddTunablesCommand(app);
   ziosim::cli::AddRaidzMapCommand(app);
+  ziosim::cli::AddReplayCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

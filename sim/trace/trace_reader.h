@@ -1,0 +1,117 @@
+// One interface over the block-I/O trace formats ziosim replays. A reader
+// streams a trace one request at a time, in arrival order, so that memory
+// stays flat however long the trace is (the two readers that pair or reorder
+// events hold a bounded window, see below). Files may be gzip-compressed.
+//
+// Formats (traces/README.md has the details, units and sources):
+//   validate      DiskSim validate: R|W Hit|Miss blkno nsectors service_us gap_us
+//   ascii         DiskSim ascii: time_ms devno blkno nsectors flags_hex (bit 0 = read)
+//   blkparse      blkparse default text output; D (issue) paired with C (complete)
+//   fio-iolog     fio --write_iolog, "fio version 2 iolog" or "fio version 3 iolog"
+//   fio-lat       fio --write_lat_log (*_lat.1.log, *_clat.1.log): time_ms, value_ns, ddir, bs, offset[, prio]
+//   msr           MSR Cambridge: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime (100 ns units)
+//   spc           SPC / UMass: ASU,LBA,Size,Opcode,Timestamp (512-byte LBAs, seconds)
+//   ftrace        tracefs block CSV: issue_s,complete_s,rwbs,sector,nsectors,latency_us
+//   cloudphysics  CloudPhysics CSV: version,time,op,size,lbn (seconds, SCSI opcodes, 512-byte LBAs)
+//
+// A malformed line is an InputError "FILE:LINE: field NAME: ...". With
+// skip_bad, malformed lines are counted (stats().skipped) and skipped instead.
+// A request that arrives before the one before it is such an error too
+// ("field NAME: goes backwards ..."), except in fio-lat logs, whose entries are
+// written at completion and are sorted back into arrival order within a window
+// (kFioLatReorderWindowNs). Requests that move no data (flushes, trims,
+// discards, syncs, zero-length) are counted in stats().ignored, not returned.
+#ifndef ZIOSIM_SIM_TRACE_TRACE_READER_H_
+#define ZIOSIM_SIM_TRACE_TRACE_READER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "models/device/device.h"
+#include "sim/core/time.h"
+
+namespace ziosim {
+
+struct TraceRecord {
+  // Arrival, in ns from the trace's own origin (not necessarily 0 for the
+  // first request); nondecreasing along a trace.
+  SimTime time_ns = 0;
+  IoOp op = IoOp::kRead;
+  int64_t offset_bytes = 0;
+  int64_t size_bytes = 0;  // > 0
+  // What the traced system took for this request, or -1 when the trace does not say.
+  SimTime measured_latency_ns = -1;
+  // DiskSim validate traces only: the idle time from this request's completion
+  // to the next one's issue; -1 when the trace has none.
+  SimTime think_ns = -1;
+  int line = 0;  // 1-based line of the request in the trace (blkparse: its D event)
+};
+
+enum class TraceFormat {
+  kAuto,
+  kDisksimValidate,
+  kDisksimAscii,
+  kBlkparse,
+  kFioIolog,
+  kFioLatLog,
+  kMsr,
+  kSpc,
+  kFtraceCsv,
+  kCloudPhysics,
+};
+
+// "validate", "ascii", "blkparse", "fio-iolog", "fio-lat", "msr", "spc", "ftrace", "cloudphysics", "auto".
+const char* TraceFormatName(TraceFormat format);
+// Accepts the names above (and a few aliases: "disksim-validate", "disksim-ascii",
+// "umass", "tracefs"). Throws InputError naming --format and listing the names.
+TraceFormat ParseTraceFormat(std::string_view text);
+// "validate, ascii, ..." for help texts and messages.
+std::string TraceFormatList();
+
+// fio latency logs are sorted back into arrival order within this much trace time.
+inline constexpr SimTime kFioLatReorderWindowNs = 10 * kNsPerSec;
+// blkparse: a D event still without its C this long (trace time) after it is
+// replayed without a measured latency and counted in stats().unmatched.
+inline constexpr SimTime kBlkparseMatchWindowNs = 60 * kNsPerSec;
+
+struct TraceReadStats {
+  int64_t records = 0;    // requests returned so far
+  int64_t skipped = 0;    // malformed lines skipped (skip_bad only)
+  int64_t ignored = 0;    // requests that move no data, or ops that are neither read nor write
+  int64_t unmatched = 0;  // blkparse: D without C (replayed unmeasured) plus C without D (dropped)
+  std::string first_skipped;  // the error message of the first skipped line
+};
+
+struct TraceReaderOptions {
+  bool skip_bad = false;
+};
+
+class TraceReader {
+ public:
+  virtual ~TraceReader() = default;
+
+  // Fills `record` with the next request and returns true; false at the end.
+  // Throws InputError on a malformed line (unless skipped) or a read error.
+  virtual bool Next(TraceRecord& record) = 0;
+
+  virtual TraceFormat format() const = 0;
+  virtual const std::string& path() const = 0;
+  const TraceReadStats& stats() const { return stats_; }
+
+ protected:
+  TraceReadStats stats_;
+};
+
+// Looks at the first non-blank line of `path` and names its format. Throws
+// InputError(path, line, ...) when it fits none, or if the file is empty.
+TraceFormat DetectTraceFormat(const std::string& path);
+
+// Opens `path` as `format` (kAuto: DetectTraceFormat). Throws InputError.
+std::unique_ptr<TraceReader> OpenTrace(const std::string& path, TraceFormat format = TraceFormat::kAuto,
+                                       const TraceReaderOptions& options = {});
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_TRACE_TRACE_READER_H_

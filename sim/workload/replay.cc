@@ -1,0 +1,461 @@
+#include "sim/workload/replay.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/core/status.h"
+
+namespace ziosim {
+namespace {
+
+// ---------------------------------------------------------------- latency series
+
+// Log-linear buckets: exact below 2^kSubBits ns, then 2^kSubBits buckets per octave.
+constexpr int kSubBits = 12;
+constexpr int64_t kSub = int64_t{1} << kSubBits;
+constexpr size_t kBuckets = static_cast<size_t>(kSub + (63 - kSubBits) * kSub);
+
+size_t BucketOf(SimTime ns) {
+  const uint64_t v = static_cast<uint64_t>(std::max<SimTime>(ns, 0));
+  if (v < static_cast<uint64_t>(kSub)) return static_cast<size_t>(v);
+  const int e = 63 - std::countl_zero(v);  // >= kSubBits
+  return static_cast<size_t>(kSub + (e - kSubBits) * kSub + static_cast<int64_t>(v >> (e - kSubBits)) - kSub);
+}
+
+// The bucket's lowest value and its width, in ns (width 0: the bucket holds one value).
+void BucketRange(size_t i, double& lo, double& width) {
+  if (i < static_cast<size_t>(kSub)) {
+    lo = static_cast<double>(i);
+    width = 0;
+    return;
+  }
+  const int64_t j = static_cast<int64_t>(i) - kSub;
+  const int shift = static_cast<int>(j / kSub);  // e - kSubBits
+  const int64_t mantissa = j % kSub + kSub;
+  lo = std::ldexp(static_cast<double>(mantissa), shift);
+  width = std::ldexp(1.0, shift);
+}
+
+// One series of latencies: exact (ms, as the demerit code takes them) up to a
+// limit, then a fixed-size histogram.
+class LatencySeries {
+ public:
+  explicit LatencySeries(int64_t exact_limit) : exact_limit_(std::max<int64_t>(exact_limit, 1)) {}
+
+  void Add(SimTime ns) {
+    ++count_;
+    sum_ns_ += static_cast<long double>(ns);
+    if (histogram_.empty()) {
+      exact_ms_.push_back(NsToMs(ns));
+      if (static_cast<int64_t>(exact_ms_.size()) > exact_limit_) MoveToHistogram();
+    } else {
+      ++histogram_[BucketOf(ns)];
+    }
+  }
+
+  int64_t count() const { return count_; }
+  bool exact() const { return histogram_.empty(); }
+  const std::vector<double>& exact_ms() const { return exact_ms_; }
+  const std::vector<int64_t>& histogram() const { return histogram_; }
+  double mean_ms() const { return count_ == 0 ? 0.0 : static_cast<double>(sum_ns_ / count_) / 1e6; }
+
+  // Sorts the exact samples (after which the series takes no more).
+  void SortExact() { std::sort(exact_ms_.begin(), exact_ms_.end()); }
+
+ private:
+  void MoveToHistogram() {
+    histogram_.assign(kBuckets, 0);
+    for (double ms : exact_ms_) ++histogram_[BucketOf(static_cast<SimTime>(std::llround(ms * 1e6)))];
+    exact_ms_.clear();
+    exact_ms_.shrink_to_fit();
+  }
+
+  int64_t exact_limit_;
+  int64_t count_ = 0;
+  long double sum_ns_ = 0;
+  std::vector<double> exact_ms_;
+  std::vector<int64_t> histogram_;
+};
+
+// The k-th smallest sample (1-based) of a series, in ms: exact from the sorted
+// samples, or spread evenly across its histogram bucket. For a histogram, k
+// must not decrease between calls on one view.
+class SortedView {
+ public:
+  explicit SortedView(const LatencySeries& s) : s_(s) {}
+
+  double At(int64_t k) {
+    if (s_.exact()) return s_.exact_ms()[static_cast<size_t>(k - 1)];
+    const std::vector<int64_t>& counts = s_.histogram();
+    while (before_ + counts[bucket_] < k) before_ += counts[bucket_++];
+    double lo = 0, width = 0;
+    BucketRange(bucket_, lo, width);
+    const double j = static_cast<double>(k - before_);
+    return (lo + width * (j - 0.5) / static_cast<double>(counts[bucket_])) / 1e6;
+  }
+
+ private:
+  const LatencySeries& s_;
+  size_t bucket_ = 0;
+  int64_t before_ = 0;  // samples in the buckets below bucket_
+};
+
+// Quantile by sim/stats' convention (type 4) at the 1-based position index + frac.
+class QuantileReader {
+ public:
+  explicit QuantileReader(const LatencySeries& s) : n_(s.count()), lo_(s), hi_(s) {}
+  double At(int64_t index, double frac) {
+    if (index < 1) return lo_.At(1);
+    if (index >= n_) return lo_.At(n_);
+    const double a = lo_.At(index);
+    return a + frac * (hi_.At(index + 1) - a);
+  }
+  double Quantile(double q) {
+    const double h = q * static_cast<double>(n_);
+    const double index = std::floor(h);
+    return At(static_cast<int64_t>(index), h - index);
+  }
+
+ private:
+  int64_t n_;
+  SortedView lo_, hi_;
+};
+
+LatencySummary Summarize(LatencySeries& s) {
+  if (s.count() == 0) return {};
+  if (s.exact()) return SummarizeLatencies(s.exact_ms());
+  LatencySummary out;
+  out.count = s.count();
+  out.mean_ms = s.mean_ms();
+  QuantileReader q(s);
+  out.p50_ms = q.Quantile(0.50);
+  out.p90_ms = q.Quantile(0.90);
+  out.p99_ms = q.Quantile(0.99);
+  return out;
+}
+
+double Demerit(LatencySeries& measured, LatencySeries& simulated) {
+  if (measured.exact() && simulated.exact()) return DemeritMs(measured.exact_ms(), simulated.exact_ms());
+  // The same grid as DemeritMs (q = k / 10000, positions in integers), over histograms.
+  constexpr int64_t kSteps = 10000;
+  measured.SortExact();
+  simulated.SortExact();
+  QuantileReader m(measured), s(simulated);
+  double sum_sq = 0;
+  for (int64_t k = 1; k <= kSteps; ++k) {
+    const int64_t pm = measured.count() * k, ps = simulated.count() * k;
+    const double d = m.At(pm / kSteps, static_cast<double>(pm % kSteps) / kSteps) -
+                     s.At(ps / kSteps, static_cast<double>(ps % kSteps) / kSteps);
+    sum_sq += d * d;
+  }
+  return std::sqrt(sum_sq / kSteps);
+}
+
+// ---------------------------------------------------------------- the replay
+
+class ListenerScope {
+ public:
+  ListenerScope(Device& dev, DeviceListener* listener) : dev_(dev) { dev_.set_listener(listener); }
+  ~ListenerScope() { dev_.set_listener(nullptr); }
+  ListenerScope(const ListenerScope&) = delete;
+  ListenerScope& operator=(const ListenerScope&) = delete;
+
+ private:
+  Device& dev_;
+};
+
+struct Series {
+  explicit Series(int64_t limit) : all(limit), simulated_measured(limit), measured(limit) {}
+  LatencySeries all;
+  LatencySeries simulated_measured;
+  LatencySeries measured;
+};
+
+class Replayer final : public EventHandler, public DeviceListener {
+ public:
+  Replayer(TraceReader& trace, Device& dev, Simulation& sim, const ReplayOptions& options,
+           const ReplayRequestCallback& on_request, ReplayResult& out, Series& series)
+      : trace_(trace),
+        dev_(dev),
+        sim_(sim),
+        options_(options),
+        on_request_(on_request),
+        out_(out),
+        series_(series),
+        slots_(static_cast<size_t>(std::max(dev.queue_depth(), 1))) {
+    for (size_t i = slots_.size(); i-- > 0;) free_.push_back(static_cast<uint32_t>(i));
+  }
+
+  void Start() {
+    switch (options_.mode) {
+      case ReplayMode::kOpen:
+        if (!Fetch()) return;
+        origin_ns_ = next_.time_ns;
+        sim_.Schedule(std::max(sim_.now(), OpenArrival(next_)), this, kArrive);
+        break;
+      case ReplayMode::kClosed:
+        for (int i = 0; i < options_.depth && Fetch(); ++i) Admit(next_);
+        break;
+      case ReplayMode::kValidate:
+        if (!Fetch()) return;
+        Admit(next_);
+        have_next_ = Fetch();
+        break;
+    }
+  }
+
+  void OnEvent(uint32_t kind, uint64_t /*arg*/) override {
+    if (kind == kArrive) {
+      // Every request due now, then the next arrival.
+      do {
+        Admit(next_);
+        have_next_ = Fetch();
+      } while (have_next_ && OpenArrival(next_) <= sim_.now());
+      if (have_next_) sim_.Schedule(OpenArrival(next_), this, kArrive);
+    } else {  // kValidateNext
+      Admit(next_);
+      have_next_ = Fetch();
+    }
+  }
+
+  void OnDeviceDone(const DeviceRequest& req, SimTime /*submitted*/, SimTime done) override {
+    Request& q = slots_.at(static_cast<size_t>(req.tag));
+    const SimTime latency = done - q.arrival_ns;
+    series_.all.Add(latency);
+    if (q.record.measured_latency_ns >= 0) {
+      series_.measured.Add(q.record.measured_latency_ns);
+      series_.simulated_measured.Add(latency);
+    }
+    out_.end_ns = std::max(out_.end_ns, done);
+    ++completed_;
+    if (on_request_) {
+      on_request_(ReplayRequestResult{q.index, &q.record, q.offset_bytes, q.size_bytes, q.arrival_ns, q.issued_ns,
+                                      done});
+    }
+    const TraceRecord finished = q.record;
+    free_.push_back(static_cast<uint32_t>(req.tag));
+    switch (options_.mode) {
+      case ReplayMode::kOpen:
+        break;
+      case ReplayMode::kClosed:
+        if (Fetch()) Admit(next_);
+        break;
+      case ReplayMode::kValidate:
+        if (have_next_) sim_.Schedule(done + Gap(finished, next_), this, kValidateNext);
+        break;
+    }
+    Dispatch();
+  }
+
+  int64_t admitted() const { return admitted_; }
+  int64_t completed() const { return completed_; }
+
+ private:
+  static constexpr uint32_t kArrive = 0;
+  static constexpr uint32_t kValidateNext = 1;
+
+  struct Request {
+    TraceRecord record;
+    int64_t index = 0;
+    int64_t offset_bytes = 0;
+    int64_t size_bytes = 0;
+    SimTime arrival_ns = 0;
+    SimTime issued_ns = 0;
+  };
+
+  // Reads the next record into next_; false at the end of the trace or the limit.
+  bool Fetch() {
+    if (options_.limit > 0 && fetched_ >= options_.limit) return false;
+    if (!trace_.Next(next_)) return false;
+    ++fetched_;
+    return true;
+  }
+
+  SimTime OpenArrival(const TraceRecord& r) const {
+    const SimTime since = r.time_ns - origin_ns_;
+    if (options_.speed == 1.0) return since;
+    return static_cast<SimTime>(std::llround(static_cast<double>(since) / options_.speed));
+  }
+
+  static SimTime Gap(const TraceRecord& done, const TraceRecord& next) {
+    if (done.think_ns >= 0) return done.think_ns;
+    if (done.measured_latency_ns >= 0) {
+      return std::max<SimTime>(0, next.time_ns - (done.time_ns + done.measured_latency_ns));
+    }
+    return 0;
+  }
+
+  // Widens `q` to whole sectors and fits it into the device (or fails).
+  void Place(Request& q) {
+    const TraceRecord& r = q.record;
+    const int64_t sector = dev_.sector_bytes();
+    const int64_t capacity = dev_.capacity_bytes() / sector * sector;
+    if (r.size_bytes > capacity) {
+      throw InputError(trace_.path(), r.line,
+                       "field size: " + std::to_string(r.size_bytes) + " bytes is more than all of " + dev_.name() +
+                           " (" + std::to_string(capacity) + " bytes)");
+    }
+    int64_t offset = r.offset_bytes;
+    bool wrapped = false;
+    if (offset > capacity - r.size_bytes) {  // runs past the end (written so that it cannot overflow)
+      if (!options_.wrap) {
+        throw InputError(trace_.path(), r.line,
+                         "field offset: " + std::to_string(r.size_bytes) + " bytes at offset " +
+                             std::to_string(r.offset_bytes) + " run past the end of " + dev_.name() + " (" +
+                             std::to_string(capacity) +
+                             " bytes); pass --wrap to wrap offsets modulo the drive's capacity");
+      }
+      offset %= capacity;
+      wrapped = true;
+    }
+    // Now offset < capacity and size <= capacity: no overflow below.
+    const int64_t begin = offset / sector * sector;
+    const int64_t end = (offset + r.size_bytes + sector - 1) / sector * sector;
+    if (begin != offset || end != offset + r.size_bytes) ++out_.realigned;
+    q.size_bytes = end - begin;
+    if (q.size_bytes > capacity) {
+      throw InputError(trace_.path(), r.line,
+                       "field size: " + std::to_string(r.size_bytes) + " bytes, widened to whole sectors, is more " +
+                           "than all of " + dev_.name() + " (" + std::to_string(capacity) + " bytes)");
+    }
+    q.offset_bytes = std::min(begin, capacity - q.size_bytes);  // a wrapped request pulled back inside
+    if (wrapped) ++out_.wrapped;
+  }
+
+  void Admit(const TraceRecord& r) {
+    Request q;
+    q.record = r;
+    q.index = admitted_++;
+    q.arrival_ns = sim_.now();
+    Place(q);
+    ++(r.op == IoOp::kWrite ? out_.writes : out_.reads);
+    out_.bytes += q.size_bytes;
+    waiting_.push_back(q);
+    Dispatch();
+    out_.max_waiting = std::max(out_.max_waiting, static_cast<int64_t>(waiting_.size()));
+  }
+
+  void Dispatch() {
+    while (!waiting_.empty() && !free_.empty() && dev_.in_device() < dev_.queue_depth()) {
+      const uint32_t slot = free_.back();
+      free_.pop_back();
+      Request& q = slots_[slot] = waiting_.front();
+      waiting_.pop_front();
+      q.issued_ns = sim_.now();
+      dev_.Submit(DeviceRequest{slot, q.offset_bytes, q.size_bytes, q.record.op});
+    }
+  }
+
+  TraceReader& trace_;
+  Device& dev_;
+  Simulation& sim_;
+  const ReplayOptions& options_;
+  const ReplayRequestCallback& on_request_;
+  ReplayResult& out_;
+  Series& series_;
+  std::vector<Request> slots_;  // requests in the device, by tag
+  std::vector<uint32_t> free_;  // free tags
+  std::deque<Request> waiting_;  // arrived, not yet in the device
+  TraceRecord next_;
+  bool have_next_ = false;
+  SimTime origin_ns_ = 0;
+  int64_t fetched_ = 0;
+  int64_t admitted_ = 0;
+  int64_t completed_ = 0;
+};
+
+void CheckOptions(const ReplayOptions& o) {
+  if (o.mode == ReplayMode::kClosed && o.depth < 1) {
+    throw InputError("--mode: closed needs at least 1 request outstanding (got " + std::to_string(o.depth) + ")");
+  }
+  if (!(o.speed > 0) || !std::isfinite(o.speed)) {
+    throw InputError("--speed: must be a positive number (got " + std::to_string(o.speed) + ")");
+  }
+  if (o.limit < 0) throw InputError("--limit: must not be negative (got " + std::to_string(o.limit) + ")");
+}
+
+}  // namespace
+
+void ParseReplayMode(std::string_view text, ReplayOptions& options) {
+  if (text == "open") {
+    options.mode = ReplayMode::kOpen;
+    return;
+  }
+  if (text == "validate") {
+    options.mode = ReplayMode::kValidate;
+    return;
+  }
+  if (text.starts_with("closed:")) {
+    const std::string_view n = text.substr(7);
+    int depth = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), depth);
+    if (!n.empty() && ec == std::errc() && end == n.data() + n.size() && depth >= 1) {
+      options.mode = ReplayMode::kClosed;
+      options.depth = depth;
+      return;
+    }
+  }
+  throw InputError("--mode: expected open, closed:N (N >= 1 requests outstanding) or validate, got '" +
+                   std::string(text) + "'");
+}
+
+std::string ReplayModeName(const ReplayOptions& options) {
+  switch (options.mode) {
+    case ReplayMode::kOpen: return "open";
+    case ReplayMode::kClosed: return "closed:" + std::to_string(options.depth);
+    case ReplayMode::kValidate: return "validate";
+  }
+  return "?";
+}
+
+ReplayResult ReplayTrace(TraceReader& trace, Device& dev, Simulation& sim, const ReplayOptions& options,
+                         const ReplayRequestCallback& on_request) {
+  CheckOptions(options);
+  if (dev.in_device() != 0 || sim.now() != 0) throw std::logic_error("internal error: replay needs a fresh device");
+  ReplayResult out;
+  Series series(options.exact_sample_limit);
+  Replayer replayer(trace, dev, sim, options, on_request, out, series);
+  {
+    ListenerScope scope(dev, &replayer);
+    const auto wall_start = std::chrono::steady_clock::now();
+    replayer.Start();
+    sim.Run();
+    out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  }
+  if (replayer.admitted() == 0) throw InputError(trace.path() + ": the trace holds no requests");
+  if (replayer.completed() != replayer.admitted()) {
+    throw std::logic_error("internal error: replay: " + dev.name() + " completed " +
+                           std::to_string(replayer.completed()) + " of " + std::to_string(replayer.admitted()) +
+                           " requests");
+  }
+  dev.FinishStats(sim.now());
+  out.requests = replayer.admitted();
+  if (out.end_ns > 0) {
+    out.mb_s = static_cast<double>(out.bytes) / NsToSec(out.end_ns) / 1e6;
+    out.iops = static_cast<double>(out.requests) / NsToSec(out.end_ns);
+  }
+  out.exact_quantiles = series.all.exact() && series.measured.exact();
+  out.simulated = Summarize(series.all);
+  out.measured_requests = series.measured.count();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  out.mean_error_pct = out.demerit_ms = out.demerit_pct = nan;
+  if (out.measured_requests > 0) {
+    out.measured = Summarize(series.measured);
+    out.simulated_measured = Summarize(series.simulated_measured);
+    out.demerit_ms = Demerit(series.measured, series.simulated_measured);
+    if (out.measured.mean_ms > 0) {
+      out.mean_error_pct = 100.0 * (out.simulated_measured.mean_ms - out.measured.mean_ms) / out.measured.mean_ms;
+      out.demerit_pct = 100.0 * out.demerit_ms / out.measured.mean_ms;
+    }
+  }
+  return out;
+}
+
+}  // namespace ziosim

@@ -1,0 +1,202 @@
+// Runs the built `ziosim replay` as a user would.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+#ifdef ZIOSIM_CLI_PATH
+constexpr const char* kCliPath = ZIOSIM_CLI_PATH;
+#else
+constexpr const char* kCliPath = "";
+#endif
+
+#define SKIP_WITHOUT_CLI() \
+  if (*kCliPath == '\0') GTEST_SKIP() << "ZIOSIM_CLI_PATH not defined"
+
+// A path under the test temp dir, unique per process, deleted when the test ends.
+class TempPath {
+ public:
+  explicit TempPath(const std::string& name, const std::string& text = "")
+      : path_(::testing::TempDir() + "ziosim_replay_cli_" + std::to_string(::getpid()) + "_" + name) {
+    if (!text.empty()) std::ofstream(path_, std::ios::binary) << text;
+  }
+  ~TempPath() { std::remove(path_.c_str()); }
+  TempPath(const TempPath&) = delete;
+  TempPath& operator=(const TempPath&) = delete;
+  const std::string& str() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct CliRun {
+  int status = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+CliRun RunCli(const std::string& args) {
+  const TempPath err("stderr");
+  const std::string cmd = std::string("'") + kCliPath + "' " + args + " 2>'" + err.str() + "'";
+  CliRun run;
+  FILE* pipe = ::popen(cmd.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buf[4096];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) run.out.append(buf, n);
+  const int raw = ::pclose(pipe);
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  run.err = ReadText(err.str());
+  return run;
+}
+
+std::string Fixture(const std::string& name) {
+  return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
+}
+
+TEST(ReplayCliTest, JsonHasTheDocumentedKeys) {
+  SKIP_WITHOUT_CLI();
+  const CliRun run = RunCli("replay '" + Fixture("msr.csv") + "' --target wd-re4-1tb --json");
+  ASSERT_EQ(run.status, 0) << run.out << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  for (const char* key : {"requests", "sim_mean_ms", "sim_p99_ms", "measured_mean_ms", "demerit_ms",
+                          "mean_error_pct", "skipped", "mb_s", "iops", "sim_p50_ms"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["requests"], 3);
+  EXPECT_EQ(j["format"], "msr");
+  EXPECT_EQ(j["mode"], "open");
+  EXPECT_EQ(j["skipped"], 0);
+  EXPECT_NEAR(j["measured_mean_ms"].get<double>(), (0.2833 + 0.2617 + 4.3438) / 3, 1e-12);
+  EXPECT_GT(j["sim_mean_ms"].get<double>(), 0);
+  EXPECT_GT(j["demerit_ms"].get<double>(), 0);
+}
+
+TEST(ReplayCliTest, TextOutputWithoutMeasuredLatencies) {
+  SKIP_WITHOUT_CLI();
+  const CliRun run = RunCli("replay '" + Fixture("fio_v3.iolog") + "' --target generic-ssd --mode closed:4");
+  ASSERT_EQ(run.status, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("(fio-iolog): 5 requests (4 reads, 1 writes)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("mode       closed:4"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("the trace carries no measured latencies"), std::string::npos) << run.out;
+}
+
+TEST(ReplayCliTest, JsonNullsTheComparisonWithoutMeasuredLatencies) {
+  SKIP_WITHOUT_CLI();
+  const CliRun run = RunCli("replay '" + Fixture("cloudphysics.csv") + "' --target generic-7200-hdd --json --speed 1000");
+  ASSERT_EQ(run.status, 0) << run.out << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["requests"], 3);
+  EXPECT_TRUE(j["measured_mean_ms"].is_null());
+  EXPECT_TRUE(j["demerit_ms"].is_null());
+  EXPECT_TRUE(j["mean_error_pct"].is_null());
+}
+
+TEST(ReplayCliTest, BadTraceExitsWithStatus2AndNamesTheLine) {
+  SKIP_WITHOUT_CLI();
+  const TempPath bad("bad.csv", "1000,hm,0,Read,0,512,1\n1001,hm,0,Read,0,oops,1\n");
+  const CliRun run = RunCli("replay '" + bad.str() + "' --target wd-re4-1tb");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "ziosim: " + bad.str() + ":2: field Size: expected an integer, got 'oops'\n");
+}
+
+TEST(ReplayCliTest, SkipBadCountsTheSkippedLines) {
+  SKIP_WITHOUT_CLI();
+  const TempPath bad("skip.csv", "1000,hm,0,Read,0,512,1\n1001,hm,0,Read,0,oops,1\n1002,hm,0,Read,512,512,1\n");
+  const CliRun run = RunCli("replay '" + bad.str() + "' --target wd-re4-1tb --skip-bad --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["skipped"], 1);
+  EXPECT_EQ(j["requests"], 2);
+  EXPECT_NE(run.err.find("skipped 1 malformed line (--skip-bad); the first: " + bad.str() + ":2: field Size"),
+            std::string::npos)
+      << run.err;
+}
+
+TEST(ReplayCliTest, WrapIsRequiredForRequestsPastTheDrive) {
+  SKIP_WITHOUT_CLI();
+  // 600 GB into a 500 GB drive.
+  const TempPath big("big.csv", "1000,hm,0,Read,600000000000,4096,1\n");
+  const CliRun fail = RunCli("replay '" + big.str() + "' --target generic-ssd");
+  EXPECT_EQ(fail.status, 2);
+  EXPECT_NE(fail.err.find(":1: field offset: 4096 bytes at offset 600000000000 run past the end of generic-ssd"),
+            std::string::npos)
+      << fail.err;
+  const CliRun ok = RunCli("replay '" + big.str() + "' --target generic-ssd --wrap");
+  ASSERT_EQ(ok.status, 0) << ok.err;
+  EXPECT_NE(ok.out.find("1 of 1 requests (100.0 %) lay past the end of generic-ssd"), std::string::npos) << ok.out;
+}
+
+TEST(ReplayCliTest, BadOptionsExitWithStatus2) {
+  SKIP_WITHOUT_CLI();
+  const std::string trace = "'" + Fixture("msr.csv") + "'";
+  CliRun run = RunCli("replay " + trace + " --target wd-re4-1tb --mode closed:0");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("--mode: expected open, closed:N"), std::string::npos) << run.err;
+  run = RunCli("replay " + trace + " --target wd-re4-1tb --mode validate --speed 2");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("--speed: only applies to --mode open"), std::string::npos) << run.err;
+  run = RunCli("replay " + trace + " --target wd-re4-1tb --format nope");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("--format: unknown trace format 'nope'"), std::string::npos) << run.err;
+  run = RunCli("replay " + trace + " --target no-such-drive");
+  EXPECT_EQ(run.status, 2);
+}
+
+TEST(ReplayCliTest, PerRequestCsvHasOneRowPerRequest) {
+  SKIP_WITHOUT_CLI();
+  const TempPath csv("rows.csv");
+  const CliRun run =
+      RunCli("replay '" + Fixture("blkparse.txt") + "' --target generic-7200-hdd --per-request '" + csv.str() + "'");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::string text = ReadText(csv.str());
+  std::istringstream lines(text);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, "i,line,op,trace_offset,offset,size,arrival_ms,issue_ms,done_ms,sim_ms,measured_ms");
+  int rows = 0, unmeasured = 0;
+  while (std::getline(lines, line)) {
+    ++rows;
+    if (line.back() == ',') ++unmeasured;
+  }
+  EXPECT_EQ(rows, 4);
+  EXPECT_EQ(unmeasured, 1);
+}
+
+TEST(ReplayCliTest, ValidateModeOnADisksimTraceMatchesValidateDisksim) {
+  SKIP_WITHOUT_CLI();
+#ifdef ZIOSIM_SHARED_DATA_DIR
+  const std::string dir = std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/";
+#else
+  const std::string dir = "/nonexistent/";
+#endif
+  if (!std::filesystem::exists(dir + "atlas_III.trace")) GTEST_SKIP() << "no " << dir;
+  const CliRun a = RunCli("validate-disksim '" + dir + "atlas_III.parv' '" + dir + "atlas_III.trace' --json");
+  const CliRun b = RunCli("replay '" + dir + "atlas_III.trace' --target 'disksim:" + dir +
+                          "atlas_III.parv' --mode validate --json");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  const nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  EXPECT_EQ(ja["requests"], jb["requests"]);
+  EXPECT_DOUBLE_EQ(ja["sim_mean_ms"].get<double>(), jb["sim_mean_ms"].get<double>());
+  EXPECT_NEAR(ja["demerit_ms"].get<double>(), jb["demerit_ms"].get<double>(), 1e-9);
+  EXPECT_NEAR(ja["mean_error_pct"].get<double>(), jb["mean_error_pct"].get<double>(), 1e-9);
+}
+
+}  // namespace

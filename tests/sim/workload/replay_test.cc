@@ -1,0 +1,378 @@
+#include "sim/workload/replay.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "models/catalog/catalog.h"
+#include "sim/core/status.h"
+#include "sim/trace/disksim_validate_trace.h"
+#include "sim/workload/validate_replay.h"
+
+namespace ziosim {
+namespace {
+
+// Serves every command in `latency` (plus `per_4k_ns` for each 4 KiB of
+// offset, to spread latencies when a test wants a distribution), up to
+// `queue_depth` at once, so that the replay's timing can be checked by hand.
+class FixedLatencyDevice final : public Device {
+ public:
+  FixedLatencyDevice(Simulation* sim, SimTime latency, int queue_depth, int64_t capacity = int64_t{1} << 40,
+                     int64_t sector = 512, SimTime per_4k_ns = 0)
+      : Device(sim, "fixed0"),
+        latency_(latency),
+        queue_depth_(queue_depth),
+        capacity_(capacity),
+        sector_(sector),
+        per_4k_ns_(per_4k_ns) {}
+
+  bool is_rotational() const override { return false; }
+  int64_t capacity_bytes() const override { return capacity_; }
+  int64_t sector_bytes() const override { return sector_; }
+  int queue_depth() const override { return queue_depth_; }
+  int in_device() const override { return in_device_; }
+
+  void Submit(const DeviceRequest& req) override {
+    CheckRequest(req);
+    ++in_device_;
+    submits_.push_back(req);
+    submitted_at_.push_back(sim_->now());
+    sim_->ScheduleIn(latency_ + per_4k_ns_ * (req.offset_bytes / 4096), this, 0, submits_.size() - 1);
+  }
+  void OnEvent(uint32_t, uint64_t i) override {
+    --in_device_;
+    listener_->OnDeviceDone(submits_[i], submitted_at_[i], sim_->now());
+  }
+
+  const std::vector<DeviceRequest>& submits() const { return submits_; }
+
+ private:
+  SimTime latency_;
+  int queue_depth_;
+  int64_t capacity_;
+  int64_t sector_;
+  SimTime per_4k_ns_;
+  int in_device_ = 0;
+  std::vector<DeviceRequest> submits_;
+  std::vector<SimTime> submitted_at_;
+};
+
+class TempFile {
+ public:
+  TempFile(const std::string& name, const std::string& text)
+      : path_(::testing::TempDir() + "ziosim_" + std::to_string(::getpid()) + "_" + name) {
+    std::ofstream(path_, std::ios::binary) << text;
+  }
+  ~TempFile() { std::remove(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string Fixture(const std::string& name) {
+  return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
+}
+
+struct Timing {
+  int64_t index;
+  SimTime arrival, issued, done;
+  bool operator==(const Timing&) const = default;
+};
+std::ostream& operator<<(std::ostream& os, const Timing& t) {
+  return os << "{" << t.index << ": " << t.arrival << ", " << t.issued << ", " << t.done << "}";
+}
+
+struct ReplayRun {
+  ReplayResult result;
+  std::vector<Timing> timings;  // in completion order
+  std::vector<DeviceRequest> submits;
+};
+
+ReplayRun Replay(const std::string& path, const ReplayOptions& options, SimTime latency, int queue_depth,
+           int64_t capacity = int64_t{1} << 40, int64_t sector = 512, SimTime per_4k_ns = 0) {
+  Simulation sim;
+  FixedLatencyDevice dev(&sim, latency, queue_depth, capacity, sector, per_4k_ns);
+  auto trace = OpenTrace(path);
+  ReplayRun run;
+  run.result = ReplayTrace(*trace, dev, sim, options, [&run](const ReplayRequestResult& r) {
+    run.timings.push_back({r.index, r.arrival_ns, r.issued_ns, r.done_ns});
+  });
+  run.submits = dev.submits();
+  return run;
+}
+
+constexpr SimTime kMs = kNsPerMs;
+
+// Four requests at 10, 11, 11 and 15 ms of the trace's clock: 0, 1, 1, 5 ms into the replay.
+const char kAscii[] = "10 0 0 8 1\n11 0 8 8 1\n11 0 16 8 1\n15 0 24 8 1\n";
+
+// ---------------------------------------------------------------- pacing
+
+TEST(ReplayTest, OpenLoopArrivesAtTheRecordedTimes) {
+  TempFile f("open.trace", kAscii);
+  const ReplayRun run = Replay(f.path(), ReplayOptions{}, 2 * kMs, 32);
+  EXPECT_EQ(run.timings, (std::vector<Timing>{{0, 0, 0, 2 * kMs},
+                                              {1, 1 * kMs, 1 * kMs, 3 * kMs},
+                                              {2, 1 * kMs, 1 * kMs, 3 * kMs},
+                                              {3, 5 * kMs, 5 * kMs, 7 * kMs}}));
+  EXPECT_EQ(run.result.requests, 4);
+  EXPECT_EQ(run.result.reads, 4);
+  EXPECT_EQ(run.result.bytes, 4 * 4096);
+  EXPECT_EQ(run.result.end_ns, 7 * kMs);
+  EXPECT_DOUBLE_EQ(run.result.iops, 4 / 0.007);
+  EXPECT_DOUBLE_EQ(run.result.mb_s, 4 * 4096 / 0.007 / 1e6);
+  EXPECT_DOUBLE_EQ(run.result.simulated.mean_ms, 2.0);
+  EXPECT_EQ(run.result.measured_requests, 0);
+  EXPECT_TRUE(std::isnan(run.result.demerit_ms));
+}
+
+TEST(ReplayTest, OpenLoopSpeedDividesTheArrivalTimes) {
+  TempFile f("speed.trace", kAscii);
+  ReplayOptions o;
+  o.speed = 2;
+  const ReplayRun run = Replay(f.path(), o, 2 * kMs, 32);
+  ASSERT_EQ(run.timings.size(), 4u);
+  EXPECT_EQ(run.timings[1].arrival, 500'000);
+  EXPECT_EQ(run.timings[3].arrival, 2'500'000);
+  EXPECT_EQ(run.result.end_ns, 4'500'000);
+}
+
+TEST(ReplayTest, OpenLoopQueuesInFrontOfAFullDevice) {
+  TempFile f("full.trace", kAscii);
+  const ReplayRun run = Replay(f.path(), ReplayOptions{}, 2 * kMs, 1);
+  // Arrivals 0, 1, 1, 5; one at a time: issued 0, 2, 4, 6.
+  EXPECT_EQ(run.timings, (std::vector<Timing>{{0, 0, 0, 2 * kMs},
+                                              {1, 1 * kMs, 2 * kMs, 4 * kMs},
+                                              {2, 1 * kMs, 4 * kMs, 6 * kMs},
+                                              {3, 5 * kMs, 6 * kMs, 8 * kMs}}));
+  EXPECT_DOUBLE_EQ(run.result.simulated.mean_ms, (2 + 3 + 5 + 3) / 4.0);
+  EXPECT_EQ(run.result.max_waiting, 2);  // both requests of 1 ms
+}
+
+TEST(ReplayTest, ClosedLoopKeepsNOutstandingAndIgnoresTheTimes) {
+  TempFile f("closed.trace", std::string(kAscii) + "900 0 32 8 1\n");
+  ReplayOptions o;
+  ParseReplayMode("closed:2", o);
+  const ReplayRun run = Replay(f.path(), o, 2 * kMs, 32);
+  EXPECT_EQ(run.timings, (std::vector<Timing>{{0, 0, 0, 2 * kMs},
+                                              {1, 0, 0, 2 * kMs},
+                                              {2, 2 * kMs, 2 * kMs, 4 * kMs},
+                                              {3, 2 * kMs, 2 * kMs, 4 * kMs},
+                                              {4, 4 * kMs, 4 * kMs, 6 * kMs}}));
+  EXPECT_EQ(run.result.end_ns, 6 * kMs);
+}
+
+TEST(ReplayTest, ClosedLoopDeeperThanTheDeviceWaitsInFront) {
+  TempFile f("deep.trace", kAscii);
+  ReplayOptions o;
+  ParseReplayMode("closed:4", o);
+  const ReplayRun run = Replay(f.path(), o, 2 * kMs, 2);
+  EXPECT_EQ(run.timings, (std::vector<Timing>{{0, 0, 0, 2 * kMs},
+                                              {1, 0, 0, 2 * kMs},
+                                              {2, 0, 2 * kMs, 4 * kMs},
+                                              {3, 0, 2 * kMs, 4 * kMs}}));
+  EXPECT_EQ(run.result.max_waiting, 2);
+}
+
+TEST(ReplayTest, ValidateModeWaitsTheTracesIdleTimeAfterEachCompletion) {
+  // Measured 1 ms each; arrivals 0, 3 and 4 ms: idle 2 ms after the first, 0 after the second.
+  TempFile f("validate.csv", "0.000,0.001,R,0,8,1000\n0.003,0.004,R,8,8,1000\n0.004,0.0045,R,16,8,500\n");
+  ReplayOptions o;
+  ParseReplayMode("validate", o);
+  const ReplayRun run = Replay(f.path(), o, 2 * kMs, 32);
+  EXPECT_EQ(run.timings, (std::vector<Timing>{{0, 0, 0, 2 * kMs}, {1, 4 * kMs, 4 * kMs, 6 * kMs}, {2, 6 * kMs, 6 * kMs, 8 * kMs}}));
+}
+
+TEST(ReplayTest, ValidateModeUsesADisksimTracesGaps) {
+  ReplayOptions o;
+  ParseReplayMode("validate", o);
+  const ReplayRun run = Replay(Fixture("disksim_validate.trace"), o, 2 * kMs, 32);
+  // Gaps 56.074 ms, then 0.
+  EXPECT_EQ(run.timings, (std::vector<Timing>{{0, 0, 0, 2 * kMs},
+                                              {1, 58'074'000, 58'074'000, 60'074'000},
+                                              {2, 60'074'000, 60'074'000, 62'074'000}}));
+}
+
+TEST(ReplayTest, ValidateModeWithoutMeasurementsRunsBackToBack) {
+  TempFile f("b2b.trace", kAscii);
+  ReplayOptions o;
+  ParseReplayMode("validate", o);
+  const ReplayRun run = Replay(f.path(), o, 2 * kMs, 32);
+  ASSERT_EQ(run.timings.size(), 4u);
+  EXPECT_EQ(run.timings[3], (Timing{3, 6 * kMs, 6 * kMs, 8 * kMs}));
+}
+
+// ---------------------------------------------------------------- comparison with the measured latencies
+
+TEST(ReplayTest, ComparesWithMeasuredLatencies) {
+  // Measured 1 ms each; simulated 2 ms: +100 %, and every quantile 1 ms apart.
+  TempFile f("measured.csv", "0.000,0.001,R,0,8,1000\n0.003,0.004,W,8,8,1000\n0.004,0.0045,R,16,8,1000\n");
+  const ReplayRun run = Replay(f.path(), ReplayOptions{}, 2 * kMs, 32);
+  EXPECT_EQ(run.result.measured_requests, 3);
+  EXPECT_EQ(run.result.writes, 1);
+  EXPECT_DOUBLE_EQ(run.result.measured.mean_ms, 1.0);
+  EXPECT_DOUBLE_EQ(run.result.simulated_measured.mean_ms, 2.0);
+  EXPECT_DOUBLE_EQ(run.result.mean_error_pct, 100.0);
+  EXPECT_NEAR(run.result.demerit_ms, 1.0, 1e-12);
+  EXPECT_NEAR(run.result.demerit_pct, 100.0, 1e-9);
+  EXPECT_TRUE(run.result.exact_quantiles);
+}
+
+TEST(ReplayTest, ComparesOnlyTheRequestsThatWereMeasured) {
+  // blkparse: the last D never completes in the trace.
+  const ReplayRun run = Replay(Fixture("blkparse.txt"), ReplayOptions{}, 2 * kMs, 32);
+  EXPECT_EQ(run.result.requests, 4);
+  EXPECT_EQ(run.result.measured_requests, 3);
+  EXPECT_EQ(run.result.simulated.count, 4);
+  EXPECT_EQ(run.result.simulated_measured.count, 3);
+}
+
+TEST(ReplayTest, HistogramModeAgreesWithExactQuantiles) {
+  // 2000 requests with spread latencies (1 ms + 1 us per 4 KiB of offset), measured spread differently.
+  std::string text;
+  for (int i = 0; i < 2000; ++i) {
+    const int64_t block = (i * 7919) % 5003;
+    text += std::to_string(i) + ".0," + std::to_string(i) + ".5,R," + std::to_string(block * 8) + ",8," +
+            std::to_string(500 + (i * 31) % 3000) + ".0\n";
+  }
+  TempFile f("many.csv", text);
+  const ReplayRun exact = Replay(f.path(), ReplayOptions{}, kMs, 32, int64_t{1} << 40, 512, 1000);
+  ReplayOptions o;
+  o.exact_sample_limit = 100;
+  const ReplayRun hist = Replay(f.path(), o, kMs, 32, int64_t{1} << 40, 512, 1000);
+  ASSERT_TRUE(exact.result.exact_quantiles);
+  ASSERT_FALSE(hist.result.exact_quantiles);
+  EXPECT_NEAR(hist.result.simulated.mean_ms, exact.result.simulated.mean_ms, 1e-9);
+  for (auto [h, e] : {std::pair{hist.result.simulated.p50_ms, exact.result.simulated.p50_ms},
+                      std::pair{hist.result.simulated.p99_ms, exact.result.simulated.p99_ms},
+                      std::pair{hist.result.measured.p90_ms, exact.result.measured.p90_ms},
+                      std::pair{hist.result.demerit_ms, exact.result.demerit_ms}}) {
+    EXPECT_NEAR(h, e, 1e-3 * e);
+  }
+}
+
+// ---------------------------------------------------------------- placement on the device
+
+TEST(ReplayTest, RequestsPastTheEndAreAnErrorUnlessWrapped) {
+  constexpr int64_t kCap = 1 << 20;
+  // 4 KiB at 3 MiB + 4 KiB, then 4 KiB at 2 MiB + 1 MiB - 512 (wraps to the last 512 bytes: pulled back).
+  TempFile f("wrap.csv", "0,hm,0,Read,3149824,4096,1\n1,hm,0,Read,3145216,4096,1\n");
+  try {
+    Replay(f.path(), ReplayOptions{}, kMs, 32, kCap);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              f.path() + ":1: field offset: 4096 bytes at offset 3149824 run past the end of fixed0 (1048576 bytes); "
+                         "pass --wrap to wrap offsets modulo the drive's capacity");
+  }
+  ReplayOptions o;
+  o.wrap = true;
+  const ReplayRun run = Replay(f.path(), o, kMs, 32, kCap);
+  ASSERT_EQ(run.submits.size(), 2u);
+  EXPECT_EQ(run.submits[0].offset_bytes, 4096);
+  EXPECT_EQ(run.submits[1].offset_bytes, kCap - 4096);
+  EXPECT_EQ(run.result.wrapped, 2);
+}
+
+TEST(ReplayTest, RequestsAreWidenedToWholeSectors) {
+  TempFile f("align.csv", "0,hm,0,Read,512,512,1\n1,hm,0,Write,8192,4096,1\n");
+  const ReplayRun run = Replay(f.path(), ReplayOptions{}, kMs, 32, int64_t{1} << 30, 4096);
+  ASSERT_EQ(run.submits.size(), 2u);
+  EXPECT_EQ(run.submits[0].offset_bytes, 0);
+  EXPECT_EQ(run.submits[0].size_bytes, 4096);
+  EXPECT_EQ(run.submits[1].offset_bytes, 8192);
+  EXPECT_EQ(run.result.realigned, 1);
+}
+
+TEST(ReplayTest, LimitStopsEarly) {
+  TempFile f("limit.trace", kAscii);
+  ReplayOptions o;
+  o.limit = 2;
+  EXPECT_EQ(Replay(f.path(), o, kMs, 32).result.requests, 2);
+}
+
+TEST(ReplayTest, AnEmptyTraceIsAnError) {
+  TempFile f("empty.iolog", "fio version 2 iolog\nf add\nf trim 0 4096\n");
+  try {
+    Replay(f.path(), ReplayOptions{}, kMs, 32);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), f.path() + ": the trace holds no requests");
+  }
+}
+
+TEST(ReplayTest, StreamsTheTrace) {
+  // The bad last line is met only when the replay gets there: the first requests have completed by then.
+  TempFile f("late.trace", std::string(kAscii) + "20 0 x 8 1\n");
+  Simulation sim;
+  FixedLatencyDevice dev(&sim, kMs, 32);
+  auto trace = OpenTrace(f.path());
+  int completed = 0;
+  EXPECT_THROW(ReplayTrace(*trace, dev, sim, ReplayOptions{}, [&](const ReplayRequestResult&) { ++completed; }),
+               InputError);
+  EXPECT_EQ(completed, 3);  // the fourth arrives at 5 ms, when the bad line is read
+}
+
+TEST(ReplayModeTest, ParsesTheModesAndRejectsOthers) {
+  ReplayOptions o;
+  ParseReplayMode("closed:16", o);
+  EXPECT_EQ(o.mode, ReplayMode::kClosed);
+  EXPECT_EQ(o.depth, 16);
+  EXPECT_EQ(ReplayModeName(o), "closed:16");
+  for (const char* bad : {"closed", "closed:0", "closed:x", "fast"}) {
+    try {
+      ParseReplayMode(bad, o);
+      FAIL() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                std::string("--mode: expected open, closed:N (N >= 1 requests outstanding) or validate, got '") +
+                    bad + "'");
+    }
+  }
+}
+
+// ---------------------------------------------------------------- against the existing validate replay
+
+TEST(ReplayTest, ValidateModeMatchesValidateReplayOnDisksimTraces) {
+#ifndef ZIOSIM_SHARED_DATA_DIR
+  GTEST_SKIP() << "ZIOSIM_SHARED_DATA_DIR not defined";
+#else
+  const std::string dir = std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/";
+  if (!std::filesystem::exists(dir + "barracuda.parv")) GTEST_SKIP() << "no " << dir << ": skipping";
+  const DriveSpec drive = ResolveDrive("disksim:" + dir + "barracuda.parv");
+
+  Simulation sim_a;
+  std::unique_ptr<Device> dev_a = MakeDevice(&sim_a, "a", drive, QueuePolicy::kFifo);
+  DisksimValidateTrace trace_a(dir + "barracuda.trace");
+  const ValidateReplayResult want = ReplayValidate(*dev_a, sim_a, trace_a);
+
+  Simulation sim_b;
+  std::unique_ptr<Device> dev_b = MakeDevice(&sim_b, "b", drive, QueuePolicy::kFifo);
+  auto trace_b = OpenTrace(dir + "barracuda.trace");
+  ReplayOptions o;
+  ParseReplayMode("validate", o);
+  std::vector<double> simulated;
+  const ReplayResult got = ReplayTrace(*trace_b, *dev_b, sim_b, o, [&](const ReplayRequestResult& r) {
+    simulated.push_back(NsToMs(r.done_ns - r.arrival_ns));
+  });
+  EXPECT_EQ(got.requests, want.requests);
+  EXPECT_EQ(simulated, want.simulated_ms);
+  EXPECT_EQ(got.end_ns, want.end_ns);
+  EXPECT_DOUBLE_EQ(got.simulated.mean_ms, want.simulated.mean_ms);
+  EXPECT_NEAR(got.measured.mean_ms, want.measured.mean_ms, 1e-12);
+  EXPECT_NEAR(got.demerit_ms, want.demerit_ms, 1e-9);
+  EXPECT_NEAR(got.mean_error_pct, want.mean_error_pct, 1e-9);
+#endif
+}
+
+}  // namespace
+}  // namespace ziosim
