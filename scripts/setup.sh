@@ -2,6 +2,7 @@
 # One entry point for a fresh Debian 12 machine:
 #   bash scripts/setup.sh demo   installs what is missing, builds, runs `ziosim demo`
 #   bash scripts/setup.sh test   installs what is missing, builds, runs every test
+#                                (C++: ctest; Python: the package installed into .venv, pytest)
 # Debian packages are installed only when missing (needs root or sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,10 +12,13 @@ DEBIAN_PACKAGES=(
   libboost-random-dev libeigen3-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
+# The Python package (test mode): a virtual environment and the module's headers.
+PYTHON_DEBIAN_PACKAGES=(python3-venv python3-dev pybind11-dev)
+VENV=.venv
 
 install_missing_packages() {
   local missing=()
-  for pkg in "${DEBIAN_PACKAGES[@]}"; do
+  for pkg in "$@"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -32,20 +36,50 @@ install_missing_packages() {
 }
 
 build() {
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   cmake --build build -j"$(nproc)"
+}
+
+# ---- Python (test mode) ----------------------------------------------------------------------
+# .venv gets the build backend first, so that `pip install .` can run without build isolation
+# and reuse ./build: the C++ is compiled once, by build(), for ctest and the wheel alike.
+make_venv() {
+  if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c 'import sys' 2>/dev/null; then
+    echo "setup: creating $VENV"
+    rm -rf "$VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/python" -m pip install -q --upgrade pip
+  fi
+  # pyproject.toml's [build-system] requires (scikit-build-core, pybind11).
+  local requires
+  requires=$("$VENV/bin/python" -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')
+  mapfile -t requires <<<"$requires"
+  "$VENV/bin/python" -m pip install -q "${requires[@]}"
+}
+
+# The package with its test extras into .venv, from the ./build that build() just made: the same
+# generator and options (the wheel's own defaults turn the C++ tests off; keep them on here).
+install_python_package() {
+  local generator
+  generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' build/CMakeCache.txt)
+  CMAKE_GENERATOR="$generator" "$VENV/bin/python" -m pip install -q --no-build-isolation ".[test]" \
+    -C build-dir=build -C cmake.define.ZIOSIM_BUILD_TESTS=ON -C cmake.define.ZIOSIM_BUILD_BENCH=ON \
+    -C cmake.define.ZIOSIM_BUILD_PYTHON=ON
 }
 
 case "${1:-}" in
   demo)
-    install_missing_packages
+    install_missing_packages "${DEBIAN_PACKAGES[@]}"
     build
     ./build/ziosim demo
     ;;
   test)
-    install_missing_packages
-    build
+    install_missing_packages "${DEBIAN_PACKAGES[@]}" "${PYTHON_DEBIAN_PACKAGES[@]}"
+    make_venv
+    build -DPython_EXECUTABLE="$PWD/$VENV/bin/python" -DZIOSIM_BUILD_PYTHON=ON
     ctest --test-dir build --output-on-failure -j"$(nproc)"
+    install_python_package
+    "$VENV/bin/python" -m pytest -q tests/python
     ;;
   *)
     echo "usage: bash scripts/setup.sh demo|test" >&2

@@ -15,6 +15,7 @@
 #include "models/device/hdd.h"
 #include "models/device/ssd.h"
 #include "models/disksim/disksim_import.h"
+#include "sim/core/data_dir.h"
 #include "sim/core/status.h"
 #include "sim/core/text.h"
 #include "sim/core/toml_util.h"
@@ -316,7 +317,7 @@ const CatalogValue* DriveSpec::Find(std::string_view key) const {
   return nullptr;
 }
 
-std::string CatalogDir() { return ZIOSIM_CATALOG_DIR; }
+std::string CatalogDir() { return DataDir("catalog", ZIOSIM_CATALOG_DIR); }
 
 DriveSpec LoadDriveFile(const std::string& path) {
   const DriveFileReader reader(path);

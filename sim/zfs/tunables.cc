@@ -9,6 +9,7 @@
 
 #include <toml++/toml.h>
 
+#include "sim/core/data_dir.h"
 #include "sim/core/status.h"
 #include "sim/core/text.h"
 #include "sim/core/toml_util.h"
@@ -434,7 +435,7 @@ std::string Tunables::Text(std::string_view name) const {
 
 // ---- Era profiles ----
 
-std::string ProfilesDir() { return ZIOSIM_PROFILES_DIR; }
+std::string ProfilesDir() { return DataDir("profiles", ZIOSIM_PROFILES_DIR); }
 
 std::vector<std::string> ProfileNames() {
   std::vector<std::string> names;

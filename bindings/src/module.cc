@@ -1,0 +1,534 @@
+// ziosim._ziosim: the pybind11 face of the simulator. This file is a thin
+// layer: it converts arguments, releases the GIL around every simulation,
+// and returns plain Python containers (dicts of columns) that the Python
+// package (bindings/ziosim/) turns into DataFrames. Errors: InputError ->
+// ValueError, any other C++ exception -> RuntimeError, same message.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "bindings/src/python_policy.h"
+#include "models/catalog/catalog.h"
+#include "models/device/hdd.h"
+#include "models/device/ssd_params.h"
+#include "models/disksim/disksim_import.h"
+#include "models/policy/mirror_policy.h"
+#include "models/vdev/raidz_map.h"
+#include "sim/core/simulation.h"
+#include "sim/core/status.h"
+#include "sim/core/units.h"
+#include "sim/trace/disksim_validate_trace.h"
+#include "sim/workload/block_read.h"
+#include "sim/workload/disk_bench.h"
+#include "sim/workload/validate_replay.h"
+#include "sim/zfs/pool_report.h"
+#include "sim/zfs/tunables.h"
+
+namespace py = pybind11;
+
+namespace ziosim::python {
+namespace {
+
+// ---------------------------------------------------------------- helpers
+
+template <typename T>
+py::object ToPy(const T& v) {
+  if constexpr (std::is_base_of_v<py::handle, T>) {
+    return py::reinterpret_borrow<py::object>(v);
+  } else {
+    return py::cast(v);
+  }
+}
+
+// A dict of equal-length lists, one per column, in insertion order.
+class Columns {
+ public:
+  explicit Columns(std::vector<const char*> names) : names_(std::move(names)), data_(names_.size()) {}
+  template <typename... T>
+  void Row(const T&... values) {
+    static_assert(sizeof...(T) > 0);
+    size_t i = 0;
+    (data_.at(i++).append(ToPy(values)), ...);
+  }
+  py::dict ToDict() const {
+    py::dict d;
+    for (size_t i = 0; i < names_.size(); ++i) d[py::str(names_[i])] = data_[i];
+    return d;
+  }
+
+ private:
+  std::vector<const char*> names_;
+  std::vector<py::list> data_;
+};
+
+const char* TunableKindName(TunableKind kind) {
+  switch (kind) {
+    case TunableKind::kInt: return "int";
+    case TunableKind::kBytes: return "bytes";
+    case TunableKind::kBool: return "bool";
+    case TunableKind::kChoice: return "choice";
+  }
+  return "";
+}
+
+double Figure(const DriveSpec& d, std::string_view key) {
+  const CatalogValue* v = d.Find(key);
+  return v != nullptr ? v->value : std::nan("");
+}
+
+BenchPattern PatternArg(const std::string& text, const char* field) {
+  if (text != "seq" && text != "rand") {
+    throw InputError(std::string(field) + ": \"" + text + "\" is not seq or rand");
+  }
+  return ParsePattern(text);
+}
+
+// ---------------------------------------------------------------- catalog, tunables, profiles
+
+py::dict Drives() {
+  std::vector<DriveSpec> drives;
+  {
+    py::gil_scoped_release release;
+    drives = CatalogDrives();
+  }
+  Columns c({"name", "kind", "description", "capacity_bytes", "rpm", "outer_mb_s", "inner_mb_s", "avg_seek_ms",
+             "cylinders", "zones", "read_mb_s", "sourced", "estimated", "file"});
+  for (const DriveSpec& d : drives) {
+    const bool hdd = d.kind == DriveSpec::Kind::kHdd;
+    int sourced = 0, estimated = 0;
+    for (const CatalogValue& v : d.values) (v.estimated ? estimated : sourced) += 1;
+    const double nan = std::nan("");
+    c.Row(d.name, hdd ? "hdd" : "ssd", d.description, static_cast<int64_t>(Figure(d, "capacity_bytes")),
+          hdd ? Figure(d, "rpm") : nan, hdd ? Figure(d, "outer_mb_s") : nan, hdd ? Figure(d, "inner_mb_s") : nan,
+          hdd ? Figure(d, "seek_average_ms") : nan, hdd ? static_cast<double>(d.hdd.layout.cylinders) : nan,
+          hdd ? static_cast<double>(d.hdd.layout.zones.size()) : nan, hdd ? nan : SsdPeakReadMbS(d.ssd), sourced,
+          estimated, d.file);
+  }
+  return c.ToDict();
+}
+
+py::dict DriveValues(const std::string& name) {
+  DriveSpec d;
+  {
+    py::gil_scoped_release release;
+    d = ResolveDrive(name);
+  }
+  Columns c({"drive", "key", "value", "estimated", "provenance"});
+  for (const CatalogValue& v : d.values) c.Row(d.name, v.key, v.value, v.estimated, v.provenance);
+  return c.ToDict();
+}
+
+py::dict TunablesTable() {
+  Columns c({"name", "kind", "unit", "fallback", "values", "doc"});
+  for (const TunableDef& def : TunableTable()) {
+    c.Row(std::string(def.name), TunableKindName(def.kind), std::string(def.unit), std::string(def.fallback),
+          TunableValues(def), std::string(def.doc));
+  }
+  return c.ToDict();
+}
+
+// One entry per profile: name, description, the file's settings (in file
+// order) and every tunable's resolved value as text.
+py::list Profiles() {
+  std::vector<EraProfile> profiles;
+  {
+    py::gil_scoped_release release;
+    profiles = EraProfiles();
+  }
+  py::list out;
+  for (const EraProfile& p : profiles) {
+    Tunables t;
+    for (const auto& [name, value] : p.settings) t.Set(name, value, "profile " + p.name);
+    py::dict values;
+    for (const TunableDef& def : TunableTable()) values[py::str(std::string(def.name))] = t.Text(def.name);
+    py::dict entry;
+    entry["name"] = p.name;
+    entry["description"] = p.description;
+    entry["settings"] = p.settings;
+    entry["values"] = values;
+    out.append(entry);
+  }
+  return out;
+}
+
+// The fallback value of every tunable as text, as Tunables::Text prints it.
+py::dict TunableFallbacks() {
+  const Tunables t;
+  py::dict d;
+  for (const TunableDef& def : TunableTable()) d[py::str(std::string(def.name))] = t.Text(def.name);
+  return d;
+}
+
+// Resolved tunables of one profile (or profile file) plus settings, as text;
+// checks every setting exactly as a run would.
+py::dict ResolveTunables(const std::string& profile, const std::vector<std::pair<std::string, std::string>>& settings) {
+  Tunables t = ProfileTunables(profile);
+  for (const auto& [name, value] : settings) t.Set(name, value, "tunables");
+  py::dict d;
+  for (const TunableDef& def : TunableTable()) d[py::str(std::string(def.name))] = t.Text(def.name);
+  return d;
+}
+
+// ---------------------------------------------------------------- disk-bench
+
+py::dict DiskBench(const std::string& drive, const std::string& pattern, int64_t block_bytes, int queue_depth,
+                   int jobs, double span, int64_t count, int64_t runtime_ns, uint64_t seed,
+                   const std::string& policy) {
+  DiskBenchOptions o;
+  o.pattern = PatternArg(pattern, "pattern");
+  o.block_bytes = block_bytes;
+  o.queue_depth = queue_depth;
+  o.jobs = jobs;
+  o.span = span;
+  o.count = count;
+  o.runtime_ns = runtime_ns;
+  o.seed = seed;
+  if (policy == "fifo") {
+    o.policy = QueuePolicy::kFifo;
+  } else if (policy == "sptf") {
+    o.policy = QueuePolicy::kSptf;
+  } else {
+    throw InputError("policy: \"" + policy + "\" is not fifo or sptf");
+  }
+  DiskBenchResult r;
+  {
+    py::gil_scoped_release release;
+    const DriveSpec spec = ResolveDrive(drive);
+    r = RunDiskBench(spec, o);
+  }
+  py::dict d;
+  d["drive"] = r.drive;
+  d["pattern"] = std::string(PatternName(r.pattern));
+  d["bs_bytes"] = r.block_bytes;
+  d["qd"] = r.queue_depth;
+  d["jobs"] = r.jobs;
+  d["ios"] = r.ios;
+  d["bytes"] = r.bytes;
+  d["elapsed_s"] = NsToSec(r.elapsed_ns);
+  d["mb_s"] = r.mb_s;
+  d["iops"] = r.iops;
+  d["lat_mean_us"] = r.lat_mean_us;
+  d["lat_p50_us"] = r.lat_p50_us;
+  d["lat_p99_us"] = r.lat_p99_us;
+  d["lat_p999_us"] = r.lat_p999_us;
+  d["busy_pct"] = r.busy_pct;
+  d["note"] = r.note;
+  return d;
+}
+
+// ---------------------------------------------------------------- pool runs
+
+// Per-disk results, one column each, in pool order. Shared by every pool
+// workload (block-read today, readers next).
+py::dict DisksColumns(const std::vector<DiskReport>& disks) {
+  Columns c({"disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
+             "aggregated_zios", "gap_bytes", "split", "mean_active", "mean_queued", "mean_service_ms",
+             "mirror_chosen", "seek_log2_cylinders"});
+  for (const DiskReport& r : disks) {
+    size_t last = 0;
+    for (size_t k = 0; k < r.seek_log2_cylinders.size(); ++k) {
+      if (r.seek_log2_cylinders[k] > 0) last = k + 1;
+    }
+    std::vector<uint64_t> hist(r.seek_log2_cylinders.begin(), r.seek_log2_cylinders.begin() + last);
+    c.Row(r.name, r.drive, r.vdev, r.busy_pct, r.reads, r.read_bytes, r.read_mb_s, r.zios, r.aggregated,
+          r.aggregated_zios, r.gap_bytes, r.split, r.mean_active, r.mean_queued, r.mean_service_ms, r.mirror_chosen,
+          hist);
+  }
+  return c.ToDict();
+}
+
+py::dict IntervalsColumns(const std::vector<IntervalSample>& samples, const std::vector<DiskReport>& disks) {
+  Columns c({"interval", "t_start_s", "t_end_s", "disk", "reads", "read_bytes", "read_ops_s", "read_mb_s"});
+  SimTime prev = 0;
+  for (size_t k = 0; k < samples.size(); ++k) {
+    const IntervalSample& s = samples[k];
+    const double dt = NsToSec(s.end_ns - prev);
+    for (size_t i = 0; i < s.reads.size() && i < disks.size(); ++i) {
+      const double ops = dt > 0 ? static_cast<double>(s.reads[i]) / dt : 0.0;
+      const double mb = dt > 0 ? static_cast<double>(s.read_bytes[i]) / dt / 1e6 : 0.0;
+      c.Row(static_cast<int64_t>(k), NsToSec(prev), NsToSec(s.end_ns), disks[i].name, s.reads[i], s.read_bytes[i],
+            ops, mb);
+    }
+    prev = s.end_ns;
+  }
+  return c.ToDict();
+}
+
+py::dict BlockRead(const std::string& pool, int ashift, const std::string& profile,
+                   const std::vector<std::pair<std::string, std::string>>& settings, const std::string& pattern,
+                   const std::string& priority, int64_t block_bytes, int depth, int64_t count, int64_t span_bytes,
+                   uint64_t seed, int64_t interval_ns, const std::vector<std::string>& faulted,
+                   const std::string& io_log) {
+  BlockReadOptions o;
+  o.pool = pool;
+  o.ashift = ashift;
+  o.profile = profile;
+  o.settings = settings;
+  o.pattern = PatternArg(pattern, "pattern");
+  if (priority != "sync" && priority != "async") {
+    throw InputError("priority: \"" + priority + "\" is not sync (demand) or async (prefetch)");
+  }
+  o.priority = priority == "sync" ? ZioPriority::kSyncRead : ZioPriority::kAsyncRead;
+  o.block_bytes = block_bytes;
+  o.depth = depth;
+  o.count = count;
+  o.span_bytes = span_bytes;
+  o.seed = seed;
+  if (interval_ns < 0) throw InputError("interval_ms: must not be negative");
+  o.interval_ns = interval_ns;
+  o.faulted = faulted;
+  o.io_log_path = io_log;
+  BlockReadResult r;
+  {
+    py::gil_scoped_release release;
+    r = RunBlockRead(o);
+  }
+  py::dict summary;
+  summary["pool"] = r.pool;
+  summary["profile"] = r.profile;
+  summary["blocks"] = r.blocks;
+  summary["bytes"] = r.bytes;
+  summary["elapsed_s"] = NsToSec(r.elapsed_ns);
+  summary["throughput_mb_s"] = r.mb_s;
+  summary["lat_mean_ms"] = r.lat_mean_ms;
+  summary["lat_p99_ms"] = r.lat_p99_ms;
+  py::dict d;
+  d["summary"] = summary;
+  d["disks"] = DisksColumns(r.disks);
+  d["intervals"] = IntervalsColumns(r.intervals, r.disks);
+  return d;
+}
+
+// ---------------------------------------------------------------- raidz-map
+
+constexpr int kMaxRaidzBlocks = 100000;
+constexpr int64_t kMaxBlockSize = int64_t{16} << 20;  // SPA_MAXBLOCKSIZE
+
+// The checks of `ziosim raidz-map`, naming the Python arguments.
+void CheckRaidz(int width, int parity, int ashift, int64_t psize, int64_t offset, int blocks) {
+  if (width < 2 || width > kMaxRaidzWidth) {
+    throw InputError("width: " + std::to_string(width) + " is out of range: a RAID-Z vdev has 2 to " +
+                     std::to_string(kMaxRaidzWidth) + " children");
+  }
+  if (parity < 1 || parity > 3) {
+    throw InputError("parity: " + std::to_string(parity) + " is not 1, 2 or 3 (RAID-Z1/Z2/Z3)");
+  }
+  if (parity >= width) {
+    throw InputError("parity: " + std::to_string(parity) + " must be less than width (" + std::to_string(width) +
+                     "): a block needs at least one data column");
+  }
+  if (ashift < 9 || ashift > 16) {
+    throw InputError("ashift: " + std::to_string(ashift) + " is not in 9..16 (512-byte to 64 KiB sectors)");
+  }
+  if (blocks < 1 || blocks > kMaxRaidzBlocks) {
+    throw InputError("blocks: " + std::to_string(blocks) + " is not in 1.." + std::to_string(kMaxRaidzBlocks));
+  }
+  const int64_t sector = int64_t{1} << ashift;
+  const std::string sector_text = std::to_string(sector) + "-byte sector (ashift " + std::to_string(ashift) + ")";
+  if (psize <= 0) throw InputError("psize: must be positive (got " + std::to_string(psize) + ")");
+  if (psize > kMaxBlockSize) {
+    throw InputError("psize: " + std::to_string(psize) + " bytes is above 16 MiB, the largest ZFS block");
+  }
+  if (psize % sector != 0) {
+    throw InputError("psize: " + std::to_string(psize) + " bytes is not a multiple of the " + sector_text);
+  }
+  if (offset < 0) throw InputError("offset: must not be negative (got " + std::to_string(offset) + ")");
+  if (offset % sector != 0) {
+    throw InputError("offset: " + std::to_string(offset) + " is not aligned to the " + sector_text);
+  }
+  const int64_t asize = RaidzAsize(width, parity, ashift, psize);
+  const __int128 end = static_cast<__int128>(offset) + static_cast<__int128>(asize) * blocks;
+  if (end > INT64_MAX) throw InputError("offset/psize/blocks: the blocks would end beyond 2^63 bytes of vdev space");
+}
+
+// One row per column of each block (role P/Q/R/D; a zero-size D column holds
+// only skip sectors and is never read), then one row per skip sector (role S).
+py::dict RaidzMapRows(int width, int parity, int ashift, int64_t psize, int64_t offset, int blocks) {
+  CheckRaidz(width, parity, ashift, psize, offset, blocks);
+  Columns c({"block", "block_offset", "asize", "skip_sectors", "column", "child", "offset", "size", "role",
+             "data_start"});
+  const int64_t sector = int64_t{1} << ashift;
+  int64_t at = offset;
+  for (int b = 0; b < blocks; ++b) {
+    const RaidzMap m = MapRaidzBlock(width, parity, ashift, at, psize);
+    int64_t data_at = 0;
+    for (int k = 0; k < m.columns; ++k) {
+      const RaidzColumn& col = m.column[k];
+      const bool data = k >= m.parity;
+      py::object data_start = py::none();
+      if (data && col.size > 0) data_start = py::cast(data_at);
+      c.Row(b, at, m.asize, m.skip_sectors, k, col.child, col.offset, col.size, std::string(1, col.role),
+            data_start);
+      if (data) data_at += col.size;
+    }
+    for (int i = 0; i < m.skip_sectors; ++i) {
+      const RaidzColumn s = RaidzSkipSector(m, i);
+      c.Row(b, at, m.asize, m.skip_sectors, -1, s.child, s.offset, sector, std::string("S"), py::none());
+    }
+    at += m.asize;
+  }
+  return c.ToDict();
+}
+
+// ---------------------------------------------------------------- validate-disksim
+
+const char* CacheName(HddBreakdown::CacheOutcome c) {
+  switch (c) {
+    case HddBreakdown::CacheOutcome::kMiss: return "miss";
+    case HddBreakdown::CacheOutcome::kWholeHit: return "whole_hit";
+    case HddBreakdown::CacheOutcome::kPartialHit: return "partial_hit";
+    case HddBreakdown::CacheOutcome::kWriteBuffered: return "write_buffered";
+  }
+  return "?";
+}
+
+// Per-request row kept while the GIL is released.
+struct RequestRow {
+  int64_t index;
+  char op;
+  int64_t lbn, blocks;
+  double measured_ms, sim_ms;
+  bool has_breakdown;
+  HddBreakdown b;
+};
+
+py::dict ValidateDisksim(const std::string& parv, const std::string& trace_path, bool per_request) {
+  std::vector<RequestRow> rows;
+  ValidateReplayResult r;
+  std::string name;
+  std::vector<std::string> ignored;
+  {
+    py::gil_scoped_release release;
+    // As the CLI: the trace first, so a malformed trace is reported alone.
+    DisksimValidateTrace trace(trace_path);
+    const std::vector<ValidateRecord> records = ReadValidateRecords(trace);
+    DisksimImport drive = ImportDisksimDrive(parv);
+    ignored = drive.ignored;
+    name = drive.params.name.empty() ? std::filesystem::path(parv).stem().string() : drive.params.name;
+    Simulation sim;
+    HddDevice dev(&sim, name, std::move(drive.params), QueuePolicy::kFifo);
+    CheckRecordsFit(records, dev, trace_path);
+    ValidateRequestCallback on_request;
+    if (per_request) {
+      rows.reserve(records.size());
+      on_request = [&rows](const ValidateRequestResult& q) {
+        RequestRow row{q.index + 1, q.record->op == IoOp::kWrite ? 'W' : 'R', q.record->lbn, q.record->blocks,
+                       q.record->measured_ms, q.simulated_ms, q.breakdown != nullptr, {}};
+        if (q.breakdown != nullptr) row.b = *q.breakdown;
+        rows.push_back(row);
+      };
+    }
+    r = ReplayValidateRecords(dev, sim, records, on_request);
+  }
+  py::dict s;
+  s["drive"] = name;
+  s["parv"] = parv;
+  s["trace"] = trace_path;
+  s["spec_keys_ignored"] = ignored.size();
+  s["requests"] = r.requests;
+  s["reads"] = r.reads;
+  s["writes"] = r.writes;
+  s["measured_mean_ms"] = r.measured.mean_ms;
+  s["sim_mean_ms"] = r.simulated.mean_ms;
+  s["mean_error_pct"] = r.mean_error_pct;
+  s["demerit_ms"] = r.demerit_ms;
+  s["demerit_pct"] = r.demerit_pct;
+  s["measured_p50_ms"] = r.measured.p50_ms;
+  s["measured_p90_ms"] = r.measured.p90_ms;
+  s["measured_p99_ms"] = r.measured.p99_ms;
+  s["sim_p50_ms"] = r.simulated.p50_ms;
+  s["sim_p90_ms"] = r.simulated.p90_ms;
+  s["sim_p99_ms"] = r.simulated.p99_ms;
+  s["sim_end_ms"] = NsToMs(r.end_ns);
+  s["wall_seconds"] = r.wall_seconds;
+  s["requests_per_sec"] = r.wall_seconds > 0 ? static_cast<double>(r.requests) / r.wall_seconds : 0.0;
+  py::dict d;
+  d["summary"] = s;
+  d["ignored"] = ignored;
+  if (per_request) {
+    Columns c({"i", "op", "lbn", "blocks", "measured_ms", "sim_ms", "cache", "seek_cyls", "seek_ms", "latency_ms",
+               "xfer_ms", "cyl", "head", "sector"});
+    for (const RequestRow& q : rows) {
+      const std::string op(1, q.op);
+      if (q.has_breakdown) {
+        c.Row(q.index, op, q.lbn, q.blocks, q.measured_ms, q.sim_ms, std::string(CacheName(q.b.cache)),
+              q.b.seek_cylinders, NsToMs(q.b.seek_ns), NsToMs(q.b.latency_ns), NsToMs(q.b.transfer_ns),
+              q.b.cylinder, q.b.head, q.b.sector);
+      } else {
+        const py::object none = py::none();
+        c.Row(q.index, op, q.lbn, q.blocks, q.measured_ms, q.sim_ms, none, none, none, none, none, none, none,
+              none);
+      }
+    }
+    d["requests"] = c.ToDict();
+  }
+  return d;
+}
+
+// ---------------------------------------------------------------- mirror policies
+
+py::dict MirrorPolicyTable() {
+  Columns c({"name", "doc", "tunables"});
+  for (const MirrorPolicyInfo& info : MirrorPolicies()) c.Row(info.name, info.doc, info.tunables);
+  return c.ToDict();
+}
+
+}  // namespace
+}  // namespace ziosim::python
+
+PYBIND11_MODULE(_ziosim, m) {
+  using namespace ziosim;
+  using namespace ziosim::python;
+  m.doc() = "ziosim's C++ core (internal: use the `ziosim` package)";
+
+  // C++ errors keep their message: a user's mistake is a ValueError, anything
+  // else (a bug, an I/O failure) a RuntimeError. Python errors pass through.
+  py::register_exception_translator([](std::exception_ptr p) {
+    if (!p) return;
+    try {
+      std::rethrow_exception(p);
+    } catch (const py::error_already_set&) {
+      throw;
+    } catch (const py::builtin_exception&) {
+      throw;
+    } catch (const PolicyCallbackError& e) {
+      RaisePolicyError(e);
+    } catch (const InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const std::exception& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+
+  m.def("parse_size", [](const std::string& text, const std::string& field, bool positive) {
+    return positive ? ParsePositiveSize(text, field) : ParseSize(text, field);
+  }, py::arg("text"), py::arg("field"), py::arg("positive"));
+  m.def("drives", &Drives);
+  m.def("drive_values", &DriveValues, py::arg("name"));
+  m.def("catalog_dir", &CatalogDir);
+  m.def("profiles_dir", &ProfilesDir);
+  m.def("tunables", &TunablesTable);
+  m.def("tunable_fallbacks", &TunableFallbacks);
+  m.def("profiles", &Profiles);
+  m.def("resolve_tunables", &ResolveTunables, py::arg("profile"), py::arg("settings"));
+  m.def("default_profile", [] { return std::string(kDefaultProfile); });
+  m.def("disk_bench", &DiskBench, py::arg("drive"), py::arg("pattern"), py::arg("block_bytes"),
+        py::arg("queue_depth"), py::arg("jobs"), py::arg("span"), py::arg("count"), py::arg("runtime_ns"),
+        py::arg("seed"), py::arg("policy"));
+  m.def("block_read", &BlockRead, py::arg("pool"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
+        py::arg("pattern"), py::arg("priority"), py::arg("block_bytes"), py::arg("depth"), py::arg("count"),
+        py::arg("span_bytes"), py::arg("seed"), py::arg("interval_ns"), py::arg("faulted"), py::arg("io_log"));
+  m.def("raidz_map", &RaidzMapRows, py::arg("width"), py::arg("parity"), py::arg("ashift"), py::arg("psize"),
+        py::arg("offset"), py::arg("blocks"));
+  m.def("validate_disksim", &ValidateDisksim, py::arg("parv"), py::arg("trace"), py::arg("per_request"));
+  m.def("mirror_policies", &MirrorPolicyTable);
+  DefineMirrorPolicyBindings(m);
+}

@@ -1,0 +1,72 @@
+"""ziosim: a discrete-event simulator of ZFS read I/O, from Python.
+
+Workloads return pandas DataFrames::
+
+    import ziosim
+    ziosim.block_read("mirror 2xwd-re4-1tb", pattern="seq", blocksize="128K", depth=4, count=1000,
+                      profile="freebsd-10", tunables={"zfs_vdev_mirror_rotating_seek_inc": 5})
+
+* catalog and settings: :func:`drives`, :func:`drive_values`, :func:`profiles`,
+  :func:`tunables`, :func:`mirror_policies`
+* workloads: :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
+  :func:`validate_disksim`
+* mirror policies in Python: :func:`mirror_policy`
+* parameter sweeps: :func:`sweep`; figures: :mod:`ziosim.plot`
+
+User errors raise ValueError with the simulator's message; other failures
+inside the simulator raise RuntimeError. Simulations release the GIL.
+"""
+
+import os as _os
+
+# An installed package carries the drive catalog and era profiles in ziosim/data;
+# a build-tree copy (build/python) finds them in the source tree instead.
+_DATA = _os.path.join(_os.path.dirname(__file__), "data")
+if _os.path.isdir(_DATA):
+    _os.environ.setdefault("ZIOSIM_DATA_DIR", _DATA)
+
+from . import _ziosim  # noqa: E402,F401  (the C++ core: fail early if it does not load)
+from .api import (
+    block_read,
+    disk_bench,
+    drive_values,
+    drives,
+    mirror_policies,
+    profiles,
+    raidz_map,
+    tunables,
+    validate_disksim,
+)
+from .policy import MirrorChild, MirrorRead, mirror_policy, register_mirror_policy, registered_policies
+from .sweep import grid_points, sweep
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MirrorChild",
+    "MirrorRead",
+    "block_read",
+    "disk_bench",
+    "drive_values",
+    "drives",
+    "grid_points",
+    "mirror_policies",
+    "mirror_policy",
+    "plot",
+    "profiles",
+    "raidz_map",
+    "register_mirror_policy",
+    "registered_policies",
+    "sweep",
+    "tunables",
+    "validate_disksim",
+]
+
+
+def __getattr__(name: str):
+    # matplotlib is imported on first use of ziosim.plot, not by `import ziosim`.
+    if name == "plot":
+        import importlib
+
+        return importlib.import_module(".plot", __name__)
+    raise AttributeError(f"module 'ziosim' has no attribute {name!r}")

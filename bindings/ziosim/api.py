@@ -1,0 +1,354 @@
+"""The simulator's capabilities as functions returning pandas DataFrames.
+
+Every function here mirrors a ``ziosim`` CLI subcommand and takes the same
+inputs under Python names. Conventions:
+
+* Sizes are ints (bytes) or strings with binary suffixes: ``"128K"``, ``"1M"``.
+* Rates are MB/s with MB = 10**6 bytes; times carry their unit in the column
+  name (``_s``, ``_ms``, ``_us``, ``_ns``).
+* A user error (unknown drive, bad pool spec, tunable out of range) raises
+  ``ValueError`` with the simulator's own message; anything else that fails
+  inside the simulator raises ``RuntimeError``.
+* Simulations release the GIL, so threads run them in parallel.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
+
+import pandas as pd
+
+from . import _convert, _ziosim
+from ._convert import Size
+
+__all__ = [
+    "block_read",
+    "disk_bench",
+    "drive_values",
+    "drives",
+    "mirror_policies",
+    "profiles",
+    "raidz_map",
+    "tunables",
+    "validate_disksim",
+]
+
+# ---------------------------------------------------------------------------- catalog
+
+
+def drives() -> pd.DataFrame:
+    """The drive catalog, one row per drive (``ziosim drives``).
+
+    Columns: ``name``, ``kind`` ("hdd"/"ssd"), ``description``, ``capacity_bytes``,
+    ``rpm``, ``outer_mb_s``, ``inner_mb_s``, ``avg_seek_ms``, ``cylinders``,
+    ``zones`` (HDD only, NaN for SSDs), ``read_mb_s`` (SSD peak, NaN for HDDs),
+    ``sourced`` and ``estimated`` (how many of the drive's figures come from a
+    reference or are estimates), ``file``. Every figure with its provenance:
+    :func:`drive_values`.
+    """
+    return pd.DataFrame(_ziosim.drives())
+
+
+def drive_values(drive: str) -> pd.DataFrame:
+    """Every figure of one drive file with its provenance (``ziosim drives --json``'s values).
+
+    ``drive`` is a catalog name or a path to a ``.toml`` drive file. Columns:
+    ``drive``, ``key``, ``value``, ``estimated`` (bool), ``provenance`` (the
+    source, or why the value is an estimate). Empty for DiskSim drives.
+    """
+    return pd.DataFrame(_ziosim.drive_values(str(drive)))
+
+
+# ---------------------------------------------------------------------------- tunables and profiles
+
+
+def tunables(profile: Optional[str] = None, overrides: Optional[Mapping[str, Any]] = None) -> pd.DataFrame:
+    """Every tunable ziosim knows, one row each (``ziosim tunables``).
+
+    Columns: ``name``, ``kind`` (int/bytes/bool/choice), ``unit``, ``fallback``
+    (the value when no profile sets it: the OpenZFS 2.2 default), ``values``
+    (accepted values), ``doc``.
+
+    With ``profile`` (a profile name or ``.toml`` path) and/or ``overrides``
+    (``{"name": value}``, as ``tunables=`` of a run), two more columns give the
+    resolved ``value`` as text and whether it ``changed`` from the fallback;
+    every override is checked exactly as a run would check it.
+    """
+    frame = pd.DataFrame(_ziosim.tunables())
+    if profile is None and overrides is None:
+        return frame
+    resolved = _ziosim.resolve_tunables(profile or _ziosim.default_profile(), _convert.settings(overrides))
+    frame["value"] = frame["name"].map(resolved)
+    frame["changed"] = frame["value"] != frame["name"].map(_ziosim.tunable_fallbacks())
+    return frame
+
+
+def profiles() -> pd.DataFrame:
+    """The era profiles, one row each (``ziosim profiles``).
+
+    Columns: ``name``, ``description``, ``changes`` (a dict of the tunables the
+    profile sets to something other than the fallback, as text, the content of
+    ``ziosim profiles --diff``), ``settings`` (the profile file's own settings,
+    in file order, as (name, value) pairs). A profile's full set of values:
+    ``tunables(profile=NAME)``.
+    """
+    fallbacks = _ziosim.tunable_fallbacks()
+    rows = []
+    for p in _ziosim.profiles():
+        changes = {k: v for k, v in p["values"].items() if v != fallbacks[k]}
+        rows.append({"name": p["name"], "description": p["description"], "changes": changes,
+                     "settings": [tuple(s) for s in p["settings"]]})
+    return pd.DataFrame(rows, columns=["name", "description", "changes", "settings"])
+
+
+def mirror_policies() -> pd.DataFrame:
+    """Registered mirror read policies: ``name``, ``doc``, ``tunables``, ``python``
+    (True for policies registered with :func:`ziosim.mirror_policy`)."""
+    from .policy import registered_policies
+
+    frame = pd.DataFrame(_ziosim.mirror_policies())
+    frame["python"] = frame["name"].isin(list(registered_policies()))
+    return frame
+
+
+# ---------------------------------------------------------------------------- disk-bench
+
+
+def disk_bench(
+    drive: str,
+    *,
+    pattern: str = "seq",
+    bs: Size = "4K",
+    qd: int = 1,
+    jobs: int = 1,
+    span: float = 1.0,
+    runtime_s: Optional[float] = None,
+    count: Optional[int] = None,
+    seed: int = 1,
+    policy: str = "sptf",
+) -> pd.DataFrame:
+    """A fio-like microbenchmark of one simulated drive (``ziosim disk-bench``).
+
+    Args:
+        drive: catalog name, ``.toml`` drive file, or ``"disksim:PATH.parv"``.
+        pattern: ``"seq"`` or ``"rand"``.
+        bs: block size (int bytes or ``"4K"``).
+        qd: reads each job keeps outstanding (clamped to the device's queue depth).
+        jobs: independent streams.
+        span: fraction of the drive addressed, from its start (outer edge).
+        runtime_s: simulated seconds to run (default 10); exclusive with ``count``.
+        count: stop after this many I/Os instead.
+        seed: random seed (same seed, same result).
+        policy: HDD queue policy, ``"sptf"`` (NCQ reordering) or ``"fifo"``.
+
+    Returns:
+        One row: ``drive``, ``pattern``, ``bs_bytes``, ``qd``, ``jobs``, ``span``,
+        ``ios``, ``bytes``, ``elapsed_s``, ``mb_s``, ``iops``, ``lat_mean_us``,
+        ``lat_p50_us``, ``lat_p99_us``, ``lat_p999_us``, ``busy_pct``, ``note``
+        (why qd/jobs were clamped; empty if not).
+    """
+    if runtime_s is not None and count is not None:
+        raise ValueError("runtime_s and count are exclusive: give one")
+    runtime_ns = 10 * 10**9
+    n = 0
+    if count is not None:
+        n = _convert.integer(count, "count")
+        if n <= 0:
+            raise ValueError(f"count: must be positive (got {n})")
+    elif runtime_s is not None:
+        seconds = float(runtime_s)
+        if not (seconds > 0) or not math.isfinite(seconds) or seconds > 1e9:
+            raise ValueError(f"runtime_s: {runtime_s} is not a positive number of seconds")
+        runtime_ns = round(seconds * 1e9)
+    r = _ziosim.disk_bench(
+        str(drive), pattern, _convert.size(bs, "bs"), _convert.integer(qd, "qd"), _convert.integer(jobs, "jobs"),
+        float(span), n, runtime_ns, _convert.integer(seed, "seed"), policy)
+    r["span"] = float(span)
+    columns = ["drive", "pattern", "bs_bytes", "qd", "jobs", "span", "ios", "bytes", "elapsed_s", "mb_s", "iops",
+               "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us", "busy_pct", "note"]
+    return pd.DataFrame([r], columns=columns)
+
+
+# ---------------------------------------------------------------------------- pool workloads
+
+#: Columns of a pool run's per-disk frame (after the run's identifying columns).
+DISK_COLUMNS = ["disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
+                "aggregated_zios", "gap_bytes", "split", "mean_active", "mean_queued", "mean_service_ms",
+                "mirror_chosen", "seek_log2_cylinders"]
+#: Columns of a pool run's interval frame (after the run's identifying columns).
+INTERVAL_COLUMNS = ["interval", "t_start_s", "t_end_s", "disk", "reads", "read_bytes", "read_ops_s", "read_mb_s"]
+
+
+def _pool_frame(results: Mapping[str, Any] | Sequence[Mapping[str, Any]], run: Mapping[str, Any], per_disk: bool,
+                interval: bool) -> pd.DataFrame:
+    """The frame a pool workload returns, from its C++ result(s).
+
+    Each result is ``{"summary": dict, "disks": columns, "intervals": columns}``
+    and may add ``"key"``: columns that tell its runs apart (``{"readers": 4}``
+    for a workload that returns one run per reader count). ``run`` holds the
+    columns that identify the call (pool, profile, workload options); they and
+    the key lead every shape. Shared by every pool workload, so a new one
+    (``readers``) is a C++ call plus this.
+    """
+    if isinstance(results, Mapping):
+        results = [results]
+    frames = []
+    for raw in results:
+        ident = {**run, **raw.get("key", {})}
+        if not per_disk:
+            frames.append(pd.DataFrame([{**ident, **raw["summary"]}]))
+            continue
+        part = raw["intervals"] if interval else raw["disks"]
+        frame = pd.DataFrame(part, columns=INTERVAL_COLUMNS if interval else DISK_COLUMNS)
+        for i, (name, value) in enumerate(ident.items()):
+            frame.insert(i, name, [value] * len(frame))
+        frames.append(frame)
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def _policy_of(profile: str, settings: list[tuple[str, str]]) -> str:
+    return _ziosim.resolve_tunables(profile, settings)["mirror_policy"]
+
+
+def block_read(
+    pool: str,
+    *,
+    pattern: str = "seq",
+    blocksize: Size = "128K",
+    depth: int = 1,
+    count: int = 1000,
+    span: Size = 0,
+    priority: str = "sync",
+    ashift: int = 12,
+    profile: Optional[str] = None,
+    tunables: Optional[Mapping[str, Any]] = None,
+    faulted: Sequence[str] = (),
+    seed: int = 1,
+    io_log: Optional[str | os.PathLike[str]] = None,
+    per_disk: bool = False,
+    interval_ms: Optional[float] = None,
+) -> pd.DataFrame:
+    """Block reads straight at the vdev layer of a pool (``ziosim block-read``).
+
+    Args:
+        pool: the pool in zpool syntax, e.g. ``"mirror 2xwd-re4-1tb"``.
+        pattern: ``"seq"`` or ``"rand"``.
+        blocksize: block size (int bytes or ``"128K"``), a multiple of 512, at most 16M.
+        depth: block reads outstanding.
+        count: blocks to read.
+        span: random reads fall in the first ``span`` bytes of the layout; 0: the whole pool.
+        priority: ``"sync"`` (demand reads) or ``"async"`` (prefetch reads).
+        ashift: sector shift of the pool (9 or 12).
+        profile: era profile (``ziosim.profiles()``), default ``"openzfs-2.2"``; or a ``.toml`` path.
+        tunables: ``{"name": value}`` applied after the profile, e.g.
+            ``{"zfs_vdev_mirror_rotating_seek_inc": 5, "mirror_policy": "rotor"}``
+            (a policy registered with :func:`ziosim.mirror_policy` is selected the same way).
+        faulted: disks to fault before the run (``["d1"]``).
+        seed: random seed (same seed, same result).
+        io_log: write every leaf I/O to this CSV file (see :func:`ziosim.plot.io_timeline`).
+        per_disk: return one row per disk instead of one row for the run.
+        interval_ms: with ``per_disk``, one row per disk per interval of this many
+            simulated ms (``zpool iostat -v`` style) instead.
+
+    Returns:
+        ``per_disk=False`` (default): one row with ``pool`` (normalised spec),
+        ``profile``, ``mirror_policy``, ``pattern``, ``priority``,
+        ``blocksize_bytes``, ``depth``, then the results ``blocks``, ``bytes``,
+        ``elapsed_s``, ``throughput_mb_s``, ``lat_mean_ms``, ``lat_p99_ms``.
+
+        ``per_disk=True``: a tidy long frame, one row per disk, led by the same
+        identifying columns (``pool`` ... ``depth``) and then ``disk`` (d0, d1,
+        ...), ``drive``, ``vdev``, ``busy_pct``, ``reads``, ``read_bytes``,
+        ``read_mb_s``, ``zios``, ``aggregated``, ``aggregated_zios``,
+        ``gap_bytes``, ``split``, ``mean_active``, ``mean_queued``,
+        ``mean_service_ms``, ``mirror_chosen`` (reads a mirror assigned to this
+        child), ``seek_log2_cylinders`` (list; bucket k counts seeks of
+        [2**k, 2**(k+1)) cylinders).
+
+        ``per_disk=True, interval_ms=T``: one row per disk per interval:
+        ``interval``, ``t_start_s``, ``t_end_s``, ``disk``, ``reads``,
+        ``read_bytes``, ``read_ops_s``, ``read_mb_s``.
+    """
+    if interval_ms is not None and not per_disk:
+        raise ValueError("interval_ms: the interval report is per disk: pass per_disk=True too")
+    interval_ns = 0
+    if interval_ms is not None:
+        ms = float(interval_ms)
+        if not (ms > 0) or not math.isfinite(ms):
+            raise ValueError(f"interval_ms: {interval_ms} is not a positive number of milliseconds")
+        interval_ns = max(1, round(ms * 1e6))
+    profile = profile if profile is not None else _ziosim.default_profile()
+    pairs = _convert.settings(tunables)
+    if isinstance(faulted, str):
+        faulted = [faulted]
+    blocksize_bytes = _convert.size(blocksize, "blocksize")
+    raw = _ziosim.block_read(
+        str(pool), _convert.integer(ashift, "ashift"), str(profile), pairs, pattern, priority, blocksize_bytes,
+        _convert.integer(depth, "depth"), _convert.integer(count, "count"),
+        _convert.size(span, "span", positive=False), _convert.integer(seed, "seed"), interval_ns,
+        [str(d) for d in faulted], _convert.path(io_log))
+    run = {"pool": raw["summary"].pop("pool"), "profile": raw["summary"].pop("profile"),
+           "mirror_policy": _policy_of(str(profile), pairs), "pattern": pattern, "priority": priority,
+           "blocksize_bytes": blocksize_bytes, "depth": depth}
+    return _pool_frame(raw, run, per_disk, interval_ns > 0)
+
+
+# ---------------------------------------------------------------------------- raidz-map
+
+
+def raidz_map(width: int, parity: int, ashift: int, psize: Size, offset: Size = 0, blocks: int = 1) -> pd.DataFrame:
+    """Where RAID-Z blocks land on the children (``ziosim raidz-map --json``).
+
+    ``blocks`` blocks of ``psize`` bytes are laid back to back from vdev
+    ``offset``. One row per column of each block, then one per skip sector:
+
+    ``block`` (0-based), ``block_offset`` (vdev offset of the block, bytes),
+    ``asize`` (bytes allocated, data + parity + skip), ``skip_sectors``,
+    ``column`` (index in the map; -1 for a skip sector), ``child`` (disk index),
+    ``offset`` (byte offset on the child, vdev space: a leaf adds its 4 MiB
+    label), ``size`` (bytes; 0 for a column that only holds skip sectors and is
+    never read), ``role`` ("P", "Q", "R" parity, "D" data, "S" skip sector),
+    ``data_start`` (for data columns, the logical byte of the block the column
+    starts at; else <NA>), and the geometry ``width``, ``parity``, ``ashift``
+    (so that :func:`ziosim.plot.raidz_map` can draw the frame alone).
+    """
+    width, parity, ashift = (_convert.integer(width, "width"), _convert.integer(parity, "parity"),
+                             _convert.integer(ashift, "ashift"))
+    frame = pd.DataFrame(_ziosim.raidz_map(width, parity, ashift, _convert.size(psize, "psize"),
+                                           _convert.size(offset, "offset", positive=False),
+                                           _convert.integer(blocks, "blocks")))
+    frame["data_start"] = frame["data_start"].astype("Int64")
+    frame["width"], frame["parity"], frame["ashift"] = width, parity, ashift
+    return frame
+
+
+# ---------------------------------------------------------------------------- validate-disksim
+
+
+def validate_disksim(parv: str | os.PathLike[str], trace: str | os.PathLike[str], *,
+                     per_request: bool = False) -> pd.Series | pd.DataFrame:
+    """Replays a DiskSim validation trace through the HDD model built from the
+    drive's DiskSim specs (``ziosim validate-disksim``).
+
+    Returns a Series with the fields of ``--json``: ``drive``, ``parv``,
+    ``trace``, ``spec_keys_ignored``, ``requests``, ``reads``, ``writes``,
+    ``measured_mean_ms``, ``sim_mean_ms``, ``mean_error_pct``, ``demerit_ms``,
+    ``demerit_pct``, ``measured_p50/p90/p99_ms``, ``sim_p50/p90/p99_ms``,
+    ``sim_end_ms``, ``wall_seconds``, ``requests_per_sec``, plus
+    ``ignored_keys`` (the list of "file:line: key" the model does not use).
+
+    ``per_request=True`` returns instead one row per request (the columns of
+    ``--per-request``): ``i``, ``op``, ``lbn``, ``blocks``, ``measured_ms``,
+    ``sim_ms``, ``cache``, ``seek_cyls``, ``seek_ms``, ``latency_ms``,
+    ``xfer_ms``, ``cyl``, ``head``, ``sector``; the summary is in ``.attrs["summary"]``.
+    """
+    raw = _ziosim.validate_disksim(os.fspath(parv), os.fspath(trace), bool(per_request))
+    summary = pd.Series({**raw["summary"], "ignored_keys": list(raw["ignored"])}, dtype=object)
+    if not per_request:
+        return summary
+    frame = pd.DataFrame(raw["requests"])
+    frame.attrs["summary"] = summary.to_dict()
+    return frame

@@ -1,0 +1,208 @@
+"""The API returns DataFrames with the documented columns; errors keep the C++ messages."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pandas as pd
+import pytest
+
+import ziosim
+from ziosim.api import DISK_COLUMNS, INTERVAL_COLUMNS
+
+from conftest import MIRROR
+
+RUN_COLUMNS = ["pool", "profile", "mirror_policy", "pattern", "priority", "blocksize_bytes", "depth"]
+SUMMARY_COLUMNS = RUN_COLUMNS + ["blocks", "bytes", "elapsed_s", "throughput_mb_s", "lat_mean_ms", "lat_p99_ms"]
+
+
+def test_drives():
+    d = ziosim.drives()
+    assert list(d.columns) == ["name", "kind", "description", "capacity_bytes", "rpm", "outer_mb_s", "inner_mb_s",
+                               "avg_seek_ms", "cylinders", "zones", "read_mb_s", "sourced", "estimated", "file"]
+    assert "wd-re4-1tb" in set(d["name"])
+    assert set(d["kind"]) == {"hdd", "ssd"}
+    row = d.set_index("name").loc["wd-re4-1tb"]
+    assert row["rpm"] == 7200 and row["capacity_bytes"] > 0.9e12
+
+
+def test_drive_values():
+    v = ziosim.drive_values("wd-re4-1tb")
+    assert list(v.columns) == ["drive", "key", "value", "estimated", "provenance"]
+    assert "rpm" in set(v["key"]) and v["provenance"].str.len().gt(0).all()
+
+
+def test_tunables_and_profiles():
+    t = ziosim.tunables()
+    assert list(t.columns) == ["name", "kind", "unit", "fallback", "values", "doc"]
+    assert "mirror_policy" in set(t["name"])
+    p = ziosim.profiles()
+    assert list(p.columns) == ["name", "description", "changes", "settings"]
+    assert {"freebsd-10", "openzfs-2.2"} <= set(p["name"])
+    resolved = ziosim.tunables(profile="freebsd-10", overrides={"zfs_vdev_mirror_rotating_seek_inc": 7})
+    assert list(resolved.columns) == list(t.columns) + ["value", "changed"]
+    row = resolved.set_index("name").loc["zfs_vdev_mirror_rotating_seek_inc"]
+    assert row["value"] == "7" and bool(row["changed"])
+
+
+def test_block_read_summary():
+    df = ziosim.block_read(pool=MIRROR, pattern="seq", blocksize="128K", depth=4, count=1000, profile="freebsd-10",
+                           tunables={"zfs_vdev_mirror_rotating_seek_inc": 5})
+    assert isinstance(df, pd.DataFrame) and len(df) == 1
+    assert list(df.columns) == SUMMARY_COLUMNS
+    r = df.iloc[0]
+    assert r["pool"] == MIRROR and r["profile"] == "freebsd-10" and r["mirror_policy"] == "load_locality"
+    assert r["blocks"] == 1000 and r["bytes"] == 1000 * 128 * 1024 and r["blocksize_bytes"] == 131072
+    assert r["throughput_mb_s"] > 0 and r["lat_p99_ms"] >= r["lat_mean_ms"] * 0.5
+
+
+def test_sizes_accept_int_or_text():
+    a = ziosim.block_read(MIRROR, blocksize="128K", count=200)
+    b = ziosim.block_read(MIRROR, blocksize=131072, count=200)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_block_read_per_disk():
+    df = ziosim.block_read(MIRROR, pattern="rand", depth=4, count=500, per_disk=True)
+    assert list(df.columns) == RUN_COLUMNS + DISK_COLUMNS
+    assert list(df["disk"]) == ["d0", "d1"]
+    assert df["reads"].sum() >= 500 and df["mirror_chosen"].sum() == 500
+
+
+def test_block_read_intervals():
+    df = ziosim.block_read(MIRROR, count=500, per_disk=True, interval_ms=50)
+    assert list(df.columns) == RUN_COLUMNS + INTERVAL_COLUMNS
+    assert df["interval"].nunique() >= 2 and set(df["disk"]) == {"d0", "d1"}
+    with pytest.raises(ValueError, match="per_disk"):
+        ziosim.block_read(MIRROR, count=10, interval_ms=50)
+
+
+def test_block_read_io_log(tmp_path):
+    log = tmp_path / "io.csv"
+    ziosim.block_read(MIRROR, count=100, io_log=log)
+    frame = ziosim.plot.read_io_log(log)
+    assert len(frame) >= 100 and set(frame["disk"]) <= {"d0", "d1"}
+
+
+def test_block_read_faulted():
+    df = ziosim.block_read(MIRROR, pattern="rand", count=200, faulted=["d0"], per_disk=True)
+    assert df.set_index("disk").loc["d0", "reads"] == 0
+
+
+def test_disk_bench():
+    df = ziosim.disk_bench("wd-re4-1tb", pattern="rand", bs="4K", qd=4, count=500)
+    assert list(df.columns) == ["drive", "pattern", "bs_bytes", "qd", "jobs", "span", "ios", "bytes", "elapsed_s",
+                                "mb_s", "iops", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
+                                "busy_pct", "note"]
+    r = df.iloc[0]
+    assert r["ios"] == 500 and 50 < r["iops"] < 1000 and r["bs_bytes"] == 4096
+    with pytest.raises(ValueError, match="exclusive"):
+        ziosim.disk_bench("wd-re4-1tb", count=10, runtime_s=1)
+
+
+def test_raidz_map():
+    df = ziosim.raidz_map(width=5, parity=1, ashift=12, psize="128K", blocks=3)
+    assert list(df.columns) == ["block", "block_offset", "asize", "skip_sectors", "column", "child", "offset", "size",
+                                "role", "data_start", "width", "parity", "ashift"]
+    assert set(df["block"]) == {0, 1, 2}
+    first = df[df["block"] == 0]
+    assert first["role"].iloc[0] == "P"
+    data = first[first["role"] == "D"]
+    assert data["size"].sum() == 128 * 1024
+    assert list(data["data_start"]) == list(data["size"].cumsum().shift(fill_value=0))
+    # asize: 32 data sectors + 8 parity, rounded up to a multiple of parity+1 = 40 sectors
+    assert first["asize"].iloc[0] == 40 * 4096
+    # RAID-Z2, 8K: 2 data + 2 parity sectors, rounded up to a multiple of 3: 2 skip sectors
+    small = ziosim.raidz_map(5, 2, 12, 8192)
+    assert small["skip_sectors"].iloc[0] == 2 and (small["role"] == "S").sum() == 2
+    assert small["asize"].iloc[0] == 6 * 4096
+
+
+def test_validate_disksim(disksim_dir, tmp_path):
+    trace = tmp_path / "short.trace"
+    lines = (disksim_dir / "hp_c2247a.trace").read_text().splitlines()[:300]
+    trace.write_text("\n".join(lines) + "\n")
+    s = ziosim.validate_disksim(disksim_dir / "hp_c2247a.parv", trace)
+    assert isinstance(s, pd.Series)
+    for key in ("drive", "requests", "measured_mean_ms", "sim_mean_ms", "mean_error_pct", "demerit_ms",
+                "ignored_keys"):
+        assert key in s.index
+    assert s["requests"] == 300
+    rows = ziosim.validate_disksim(disksim_dir / "hp_c2247a.parv", trace, per_request=True)
+    assert len(rows) == 300 and {"i", "op", "measured_ms", "sim_ms", "cache", "seek_ms"} <= set(rows.columns)
+    assert rows.attrs["summary"]["requests"] == 300
+
+
+def test_validate_disksim_full_matches_readme(disksim_dir):
+    s = ziosim.validate_disksim(disksim_dir / "hp_c2247a.parv", disksim_dir / "hp_c2247a.trace")
+    assert s["requests"] == 9999
+    assert s["demerit_ms"] == pytest.approx(0.0907, abs=5e-4)
+
+
+# ---------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("pool, fragment", [
+    ("mirror 2xnope", 'unknown drive "nope"'),
+    ("mirrr 2xwd-re4-1tb", 'unknown drive or keyword "mirrr"'),
+])
+def test_bad_pool_is_value_error(pool, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        ziosim.block_read(pool, count=10)
+
+
+def test_unknown_drive_is_value_error():
+    with pytest.raises(ValueError, match='unknown drive "nope"; known drives: .*wd-re4-1tb'):
+        ziosim.disk_bench("nope")
+
+
+def test_same_message_as_cli(ziosim_cli):
+    """The Python message is the C++ one, as the CLI prints it after "ziosim: "."""
+    for args, call in [
+        (["block-read", "--pool", "mirror 2xnope"], lambda: ziosim.block_read("mirror 2xnope")),
+        (["disk-bench", "--drive", "nope"], lambda: ziosim.disk_bench("nope")),
+        (["block-read", "--pool", MIRROR, "--set", "nope=1"],
+         lambda: ziosim.block_read(MIRROR, tunables={"nope": 1})),
+        (["block-read", "--pool", MIRROR, "--count", "0"], lambda: ziosim.block_read(MIRROR, count=0)),
+    ]:
+        cli = subprocess.run([ziosim_cli, *args], capture_output=True, text=True)
+        assert cli.returncode == 2, cli.stderr
+        with pytest.raises(ValueError) as info:
+            call()
+        assert cli.stderr.strip() == f"ziosim: {info.value}"
+
+
+def test_other_user_errors():
+    with pytest.raises(ValueError, match="unknown tunable"):
+        ziosim.block_read(MIRROR, tunables={"no_such_tunable": 1})
+    with pytest.raises(ValueError, match="unknown mirror policy 'nope'"):
+        ziosim.block_read(MIRROR, tunables={"mirror_policy": "nope"})
+    with pytest.raises(ValueError, match="blocksize"):
+        ziosim.block_read(MIRROR, blocksize="12Q")
+    with pytest.raises(ValueError, match="too many faulted"):
+        ziosim.block_read(MIRROR, faulted=["d0", "d1"])
+    with pytest.raises(ValueError, match="not a multiple of the 4096-byte sector"):
+        ziosim.raidz_map(5, 1, 12, 1000)
+    with pytest.raises(ValueError, match="parity"):
+        ziosim.raidz_map(3, 3, 12, 4096)
+    with pytest.raises(ValueError, match="unknown profile|profile"):
+        ziosim.block_read(MIRROR, profile="solaris-1")
+    with pytest.raises(TypeError):
+        ziosim.block_read(MIRROR, blocksize=4096.0)
+
+
+def test_cli_installed(ziosim_cli):
+    out = subprocess.run([ziosim_cli, "drives"], capture_output=True, text=True, check=True).stdout
+    assert "wd-re4-1tb" in out
+
+
+def test_pool_frame_takes_several_runs():
+    """The shape a multi-run pool workload (readers: one run per reader count) gets."""
+    from ziosim.api import _pool_frame
+
+    raw = ziosim._ziosim.block_read(MIRROR, 12, "openzfs-2.2", [], "seq", "sync", 131072, 1, 50, 0, 1, 0, [], "")
+    runs = [{**raw, "key": {"readers": n}} for n in (1, 2)]
+    summary = _pool_frame(runs, {"pool": MIRROR}, per_disk=False, interval=False)
+    assert list(summary["readers"]) == [1, 2] and list(summary.columns[:2]) == ["pool", "readers"]
+    disks = _pool_frame(runs, {"pool": MIRROR}, per_disk=True, interval=False)
+    assert list(disks.columns) == ["pool", "readers"] + DISK_COLUMNS and len(disks) == 4
