@@ -62,6 +62,11 @@ class Device : public EventHandler {
   const DeviceStats& stats() const { return stats_; }
   // Closes the busy-time accounting at `now` (call before reading stats at the end of a run).
   void FinishStats(SimTime now) { stats_.Finish(now); }
+  // Starts the statistics afresh at `now` (e.g. after a warm-up pass).
+  void ResetStats(SimTime now) {
+    stats_ = DeviceStats{};
+    stats_.OnEnter(now, in_device());
+  }
 
  protected:
   // Validates a request against capacity and sector alignment; throws std::logic_error.

@@ -68,6 +68,7 @@ class VdevQueue {
   // the "last offset" of the issue-time mirror load-balancing variant.
   virtual int64_t last_issued_end() const = 0;
   const VdevQueueStats& stats() const { return stats_; }
+  void ResetStats() { stats_ = VdevQueueStats{}; }
 
  protected:
   VdevQueueStats stats_;

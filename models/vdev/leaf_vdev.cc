@@ -91,6 +91,13 @@ void LeafVdev::AccountDepths() {
   depth_since_ = now;
 }
 
+void LeafVdev::ResetStats() {
+  stats_ = LeafStats{};
+  depth_since_ = ctx_->sim->now();
+  queue_->ResetStats();
+  device_->ResetStats(ctx_->sim->now());
+}
+
 void LeafVdev::SettleStats() {
   AccountDepths();
   device_->FinishStats(ctx_->sim->now());

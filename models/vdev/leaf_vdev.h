@@ -47,9 +47,12 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener {
   Device& device() { return *device_; }
   const Device& device() const { return *device_; }
   const VdevQueue& queue() const { return *queue_; }
+  VdevQueue& queue() { return *queue_; }
   const LeafStats& stats() const { return stats_; }
-  // Brings the time integrals up to `now` (call before reading mean depths).
+  // Brings the time integrals up to now (call before reading mean depths).
   void SettleStats();
+  // Starts every counter of this leaf, its queue and its device afresh.
+  void ResetStats();
 
  private:
   void SubmitOrHold(const DeviceRequest& req);

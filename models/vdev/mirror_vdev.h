@@ -37,6 +37,7 @@ class MirrorVdev : public Vdev {
   void IoStart(Zio* zio) override;
 
   const MirrorStats& stats() const { return stats_; }
+  void ResetStats() { stats_ = MirrorStats{std::vector<uint64_t>(children().size(), 0), 0, 0}; }
 
  private:
   LeafVdev* leaf(size_t i) const { return static_cast<LeafVdev*>(child(i)); }

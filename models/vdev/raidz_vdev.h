@@ -29,6 +29,7 @@ class RaidzVdev : public Vdev {
   void IoStart(Zio* zio) override;
 
   const RaidzStats& stats() const { return stats_; }
+  void ResetStats() { stats_ = RaidzStats{}; }
 
  private:
   int missing_children() const;

@@ -102,12 +102,12 @@ ReadersRun RunOnce(const ReadersOptions& o, int n) {
   std::unique_ptr<Device> l2;
   if (!o.l2arc.empty()) l2 = MakeDevice(&sim, "l2arc", ResolveDrive(o.l2arc), QueuePolicy::kFifo);
   Dmu dmu(&pool, &layouts, ParsePrimaryCache(o.primarycache), std::move(l2));
-  if (o.warm) Warm(dmu, sim, files, o.file_size, o.bs, o.seed);
-
+  if (o.warm) {
+    Warm(dmu, sim, files, o.file_size, o.bs, o.seed);
+    pool.ResetStats();  // report the measured pass only
+    dmu.ResetStats();
+  }
   const SimTime start = sim.now();
-  const DmuStats dmu_before = dmu.stats();
-  std::vector<int64_t> disk_before;
-  for (const LeafVdev* l : pool.leaves()) disk_before.push_back(l->device().stats().read_bytes());
   const SimTime cpu_before = dmu.cpu().busy_ns();
 
   std::vector<std::unique_ptr<Reader>> readers;
@@ -132,16 +132,13 @@ ReadersRun RunOnce(const ReadersOptions& o, int n) {
     run.per_reader_mb_s.push_back(static_cast<double>(r->bytes()) / static_cast<double>(r->elapsed_ns()) * 1e3);
   }
   run.throughput_mb_s = static_cast<double>(run.app_bytes_read) / static_cast<double>(run.elapsed_ns) * 1e3;
-  for (size_t i = 0; i < pool.leaves().size(); ++i) {
-    run.disk_bytes_read += pool.leaves()[i]->device().stats().read_bytes() - disk_before[i];
-  }
+  for (const LeafVdev* l : pool.leaves()) run.disk_bytes_read += l->device().stats().read_bytes();
   const int cores = dmu.cpu().costs().cores;
   run.cpu_busy_pct = 100.0 * static_cast<double>(dmu.cpu().busy_ns() - cpu_before) /
                      (static_cast<double>(cores) * static_cast<double>(run.elapsed_ns));
   run.arc = dmu.arc().stats();
   run.dmu = dmu.stats();
-  run.dmu.app_bytes -= dmu_before.app_bytes;
-  run.disks = ReportDisks(pool, end);
+  run.disks = ReportDisks(pool, run.elapsed_ns);
   return run;
 }
 
@@ -154,9 +151,17 @@ PrimaryCache ParsePrimaryCache(const std::string& text) {
   throw InputError("--primarycache: \"" + text + "\" is not all, metadata or none");
 }
 
-std::vector<ReadersRun> RunReaders(const ReadersOptions& o) {
+void CheckReadersOptions(const ReadersOptions& o) {
   CheckOptions(o);
   ParsePrimaryCache(o.primarycache);
+  ParseLayoutPreset(o.layout);
+  Simulation sim;
+  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
+  if (!o.l2arc.empty()) ResolveDrive(o.l2arc);
+}
+
+std::vector<ReadersRun> RunReaders(const ReadersOptions& o) {
+  CheckReadersOptions(o);
   std::vector<ReadersRun> runs;
   for (int n : o.readers) runs.push_back(RunOnce(o, n));
   return runs;

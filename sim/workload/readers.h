@@ -52,6 +52,9 @@ struct ReadersRun {
 
 // One run per entry of options.readers. Throws InputError for bad options.
 std::vector<ReadersRun> RunReaders(const ReadersOptions& options);
+// Everything RunReaders checks before simulating (options, pool, drives,
+// profile, tunables, layout), without simulating. Throws InputError.
+void CheckReadersOptions(const ReadersOptions& options);
 PrimaryCache ParsePrimaryCache(const std::string& text);
 
 }  // namespace ziosim

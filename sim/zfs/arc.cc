@@ -386,6 +386,15 @@ class Arc::Impl {
   }
 
   const ArcStats& stats() const { return stats_; }
+  // Zeroes the event counters; the size fields describe the cache and stay.
+  void ResetCounters() {
+    ArcStats& s = stats_;
+    s.hits = s.misses = s.l2_hits = s.l2_misses = s.prefetch_hits = 0;
+    s.evictions = s.dropped_on_release = s.decompressions = 0;
+    s.prefetch_lookup_hits = s.prefetch_lookup_misses = s.mru_ghost_hits = s.mfu_ghost_hits = 0;
+    s.l2_feeds = s.l2_overwritten = 0;
+    s.l2_written_bytes = 0;
+  }
 
  private:
   static bool InArc(St s) { return s == St::kMru || s == St::kMfu; }
@@ -678,6 +687,7 @@ void Arc::Release(const ArcKey& key, bool cacheable) { impl_->Release(key, cache
 int64_t Arc::FeedL2(SimTime now) { return impl_->FeedL2(now); }
 SimTime Arc::NextL2FeedTime() const { return impl_->NextL2FeedTime(); }
 const ArcStats& Arc::stats() const { return impl_->stats(); }
+void Arc::ResetCounters() { impl_->ResetCounters(); }
 ArcState Arc::StateOf(const ArcKey& key) const { return impl_->StateOf(key); }
 
 }  // namespace ziosim

@@ -93,6 +93,8 @@ class Arc {
   SimTime NextL2FeedTime() const;
 
   const ArcStats& stats() const;
+  // Zeroes the event counters (hits, misses, ...), e.g. after a warm-up pass.
+  void ResetCounters();
   // Which list holds `key` now; kNone if the ARC knows nothing of it.
   ArcState StateOf(const ArcKey& key) const;
 

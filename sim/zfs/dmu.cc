@@ -51,7 +51,9 @@ Dmu::Dmu(Pool* pool, const std::vector<FileLayout>* files, PrimaryCache primaryc
       l2arc_(std::move(l2arc)),
       arc_(pool->tunables(), l2arc_ ? l2arc_->capacity_bytes() : 0),
       cpu_(pool->tunables()),
-      chunk_bytes_(kReadChunkBytes) {
+      chunk_bytes_(kReadChunkBytes),
+      indirect_bytes_(int64_t{1} << pool->tunables().Int("zfs_default_ibs")),
+      compressed_arc_(pool->tunables().Bool("zfs_compressed_arc_enabled")) {
   for (const FileLayout& f : *files) {
     zfetch_.push_back(MakeZfetch(pool->tunables(), f.blocks(), f.block_bytes(), f.ptrs_per_indirect(),
                                  /*fetch_data=*/primarycache == PrimaryCache::kAll));
@@ -134,6 +136,13 @@ void Dmu::IssuePrefetches(int file) {
       if (r.level == 0 && f.Locate(0, b).hole) continue;
       if (r.level == 1 && (f.extents(1).empty() || f.Locate(1, b).hole)) continue;
       ++stats_.prefetch_reads;
+      const ArcLookupResult where = arc_.Lookup(ToArcKey(key), /*prefetch=*/true, pool_->sim()->now());
+      if (where.where == ArcLookupResult::Where::kL2 && l2arc_) {
+        InFlight& fl = inflight_[key];
+        fl.from_l2 = true;
+        fl.l2_offset = where.l2_offset;
+        fl.l2_bytes = where.l2_bytes;
+      }
       ReadBlock(key, ZioPriority::kAsyncRead, /*prefetch=*/true);
     }
   }
@@ -215,16 +224,25 @@ void Dmu::IssueBlock(uint64_t key, InFlight& f) {
   pool_->Read(bp.top, bp.offset, bp.psize, f.priority, this, key);
 }
 
-void Dmu::OnZioDone(Zio* zio) {
-  // The zio pipeline verifies the checksum before the block is usable.
-  const SimTime now = pool_->sim()->now();
-  pool_->sim()->Schedule(cpu_.Run(now, cpu_.ChecksumNs(zio->size)), this, kBlockArrived, zio->tag);
-}
+void Dmu::OnZioDone(Zio* zio) { PipelineDone(zio->tag, zio->size); }
 
 void Dmu::OnDeviceDone(const DeviceRequest& req, SimTime, SimTime) {
   if (req.op == IoOp::kWrite) return;  // L2ARC feed writes
-  const SimTime now = pool_->sim()->now();
-  pool_->sim()->Schedule(cpu_.Run(now, cpu_.ChecksumNs(req.size_bytes)), this, kBlockArrived, req.tag);
+  PipelineDone(req.tag, req.size_bytes);
+}
+
+// The zio pipeline verifies the checksum before the block is usable; without
+// compressed ARC it also decompresses every block as it enters the ARC
+// (arc_read_done), prefetched or not.
+void Dmu::PipelineDone(uint64_t key, int64_t psize) {
+  SimTime work = cpu_.ChecksumNs(psize);
+  const int64_t lsize = LogicalSize(key);
+  if (!compressed_arc_ && psize < lsize) work += cpu_.DecompressNs(lsize);
+  pool_->sim()->Schedule(cpu_.Run(pool_->sim()->now(), work), this, kBlockArrived, key);
+}
+
+int64_t Dmu::LogicalSize(uint64_t key) const {
+  return LevelOf(key) == 0 ? (*files_)[FileOf(key)].block_bytes() : indirect_bytes_;
 }
 
 void Dmu::BlockArrived(uint64_t key) {
@@ -236,18 +254,18 @@ void Dmu::BlockArrived(uint64_t key) {
   const FileLayout& layout = (*files_)[file];
   const int level = LevelOf(key);
   const BlockPointer bp = layout.Locate(level, BlkidOf(key));
-  const int64_t lsize = level == 0 ? layout.block_bytes() : (int64_t{1} << pool_->tunables().Int("zfs_default_ibs"));
+  const int64_t lsize = LogicalSize(key);
   arc_.Insert(ToArcKey(key), lsize, bp.psize, level > 0, f.prefetch, pool_->sim()->now());
   if (f.prefetch && !f.waiters.empty() && level == 0) zfetch_[file]->LatePrefetch(BlkidOf(key));
   for (uint64_t dep : f.dependents) {
     auto d = inflight_.find(dep);
     if (d != inflight_.end()) IssueBlock(dep, d->second);
   }
-  const bool compressed = bp.psize < lsize;
+  // With compressed ARC the dbuf of each waiting reader gets a decompressed copy.
+  const bool decompress = compressed_arc_ && bp.psize < lsize && level == 0;
   for (uint32_t id : f.waiters) {
     Call& c = calls_[id];
-    // The dbuf gets a decompressed copy of a compressed block.
-    if (compressed && level == 0) c.cpu_work += cpu_.DecompressNs(lsize);
+    if (decompress) c.cpu_work += cpu_.DecompressNs(lsize);
     if (--c.pending == 0) FinishChunk(id);
   }
   if (level > 0) arc_.Release(ToArcKey(key), Cacheable(level));

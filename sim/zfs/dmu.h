@@ -56,6 +56,11 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
   void Read(int file, int64_t offset, int64_t length, ReadCaller* caller, uint64_t tag);
 
   const DmuStats& stats() const { return stats_; }
+  // Starts the DMU and ARC counters afresh (the cache contents stay).
+  void ResetStats() {
+    stats_ = DmuStats{};
+    arc_.ResetCounters();
+  }
   const Arc& arc() const { return arc_; }
   const HostCpu& cpu() const { return cpu_; }
   const Device* l2arc() const { return l2arc_.get(); }
@@ -77,6 +82,8 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
   void IssuePrefetches(int file);
   void ReadBlock(uint64_t key, ZioPriority priority, bool prefetch);
   void IssueBlock(uint64_t key, InFlight& f);
+  void PipelineDone(uint64_t key, int64_t psize);
+  int64_t LogicalSize(uint64_t key) const;
   void BlockArrived(uint64_t key);
   void FinishChunk(uint32_t call);
   void Feed();
@@ -94,6 +101,8 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
   std::unordered_map<uint64_t, InFlight> inflight_;
   std::vector<PrefetchRange> ranges_;            // scratch
   int64_t chunk_bytes_;
+  int64_t indirect_bytes_;
+  bool compressed_arc_;
   bool feeding_ = false;
   int64_t l2_hand_ = 0;
   DmuStats stats_;

@@ -70,6 +70,14 @@ void Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, Zio
   root_->IoStart(z);
 }
 
+void Pool::ResetStats() {
+  for (LeafVdev* l : leaves_) l->ResetStats();
+  for (const auto& top : root_->children()) {
+    if (auto* m = dynamic_cast<MirrorVdev*>(top.get())) m->ResetStats();
+    if (auto* r = dynamic_cast<RaidzVdev*>(top.get())) r->ResetStats();
+  }
+}
+
 void Pool::SettleStats() {
   for (LeafVdev* l : leaves_) l->SettleStats();
 }

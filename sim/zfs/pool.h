@@ -47,6 +47,8 @@ class Pool {
   void set_observer(LeafIoObserver* observer) { ctx_.observer = observer; }
   // Closes busy-time and depth accounting at the current time.
   void SettleStats();
+  // Starts every per-disk and per-mirror statistic afresh at the current time.
+  void ResetStats();
 
  private:
   std::unique_ptr<Vdev> BuildTop(const PoolSpecVdev& v, int top_index);

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Predicted vs published: the fio table of openzfs/zfs commit 556011dbec.
+
+Runs the 32 TOML files next to this script (4 pool rows x pristine/patched x 4
+fio columns) with `ziosim run FILE --json` and sets each prediction beside the
+matching row of ../shared/reference/measurements.csv, with the error
+(predicted / published - 1) of each absolute figure and of the patched/pristine
+ratio. Sequential columns compare MB/s; random columns compare IO/s (the
+commit's own unit: MB/s x 10^6 / bs for the prediction, the "source reports N
+IO/s" note for the measurement).
+
+    python3 scenarios/mirror-balancing/556011dbec/compare.py [--ziosim BIN] [--csv PATH]
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+
+ROWS = [("stripe2", "stripe of 2 disks", "2 striped"), ("2x2way", "2 x 2-way mirror", "2 x 2-way mirror"),
+        ("2x3way", "2 x 3-way mirror", "2 x 3-way mirror"), ("2x4way", "2 x 4-way mirror", "2 x 4-way mirror")]
+COLS = [("seq1m", "fio 1MB sequential read", 1 << 20, False), ("seq4k", "fio 4KB sequential read", 4096, False),
+        ("rand1m", "fio 1MB random read", 1 << 20, True), ("rand4k", "fio 4KB random read", 4096, True)]
+
+
+def find_ziosim():
+    if os.environ.get("ZIOSIM"):
+        return os.environ["ZIOSIM"]
+    for cand in ("build/ziosim", "build/ziosim"):
+        p = os.path.join(ROOT, cand)
+        if os.access(p, os.X_OK):
+            return p
+    return "ziosim"
+
+
+def published(csv_path):
+    out = {}
+    with open(csv_path, newline="") as f:
+        for r in csv.DictReader(f):
+            if "556011dbec" not in r["source"]:
+                continue
+            state = "pristine" if r["policy_or_version"].startswith("pristine") else "patched"
+            m = re.search(r"source reports (\d+) IO/s", r["notes"])
+            value = float(m.group(1)) if m else float(r["mb_per_s"])
+            out[(r["layout"], r["workload"].split(",")[0], state)] = value
+    return out
+
+
+def predict(ziosim, name, bs, random):
+    p = subprocess.run([ziosim, "run", os.path.join(HERE, name + ".toml"), "--json"],
+                       capture_output=True, text=True, check=True)
+    run = json.loads(p.stdout)["runs"][0]
+    mb_s = run["throughput_mb_s"]
+    return mb_s * 1e6 / bs if random else mb_s
+
+
+def err(pred, pub):
+    return "{:+.0f} %".format(100.0 * (pred / pub - 1.0))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--ziosim", default=find_ziosim())
+    ap.add_argument("--csv", default=os.path.join(ROOT, "..", "shared", "reference", "measurements.csv"))
+    a = ap.parse_args()
+    pub = published(a.csv)
+    print("| pool | fio column | unit | published pristine -> patched (ratio) | predicted pristine -> patched (ratio) "
+          "| error pristine | error patched | error of ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for short, layout, label in ROWS:
+        for col, workload, bs, random in COLS:
+            unit = "IO/s" if random else "MB/s"
+            p0 = pub[(layout, workload, "pristine")]
+            p1 = pub[(layout, workload, "patched")]
+            m0 = predict(a.ziosim, "{}-pristine-{}".format(short, col), bs, random)
+            m1 = predict(a.ziosim, "{}-patched-{}".format(short, col), bs, random)
+            print("| {} | {} | {} | {:.0f} -> {:.0f} ({:.2f}) | {:.0f} -> {:.0f} ({:.2f}) | {} | {} | {} |".format(
+                label, col, unit, p0, p1, p1 / p0, m0, m1, m1 / m0, err(m0, p0), err(m1, p1),
+                err(m1 / m0, p1 / p0)))
+
+
+if __name__ == "__main__":
+    main()
