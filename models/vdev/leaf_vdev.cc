@@ -31,6 +31,12 @@ void LeafVdev::IoStart(Zio* zio) {
   queue_->Add(zio, ctx_->sim->now());
 }
 
+// A zio still waiting in the queue moves to the new class; an issued one
+// keeps its class (it holds that class's active slot).
+void LeafVdev::ChangePriority(Zio* zio, ZioPriority priority) {
+  if (queue_->ChangePriority(zio, priority)) zio->priority = priority;
+}
+
 // Cuts `io` into commands of at most the platform's limit; the tag carries the zio.
 void LeafVdev::IssueToDevice(Zio* io) {
   io->issued_ns = ctx_->sim->now();

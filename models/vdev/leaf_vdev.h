@@ -36,6 +36,7 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener {
   bool rotational() const override { return device_->is_rotational(); }
   bool readable() const override { return !faulted_; }
   void IoStart(Zio* zio) override;
+  void ChangePriority(Zio* zio, ZioPriority priority) override;
 
   // VdevQueueSink
   void IssueToDevice(Zio* io) override;

@@ -16,7 +16,25 @@ Zio* Vdev::NewChildZio(Zio* parent, Vdev* child, int64_t offset, int64_t size) {
   z->vdev = child;
   z->parent = parent;
   z->created_ns = ctx_->sim->now();
+  z->next_sibling = parent->first_child;
+  if (parent->first_child != nullptr) parent->first_child->prev_sibling = z;
+  parent->first_child = z;
   return z;
+}
+
+void Vdev::Unlink(Zio* zio) {
+  Zio* parent = zio->parent;
+  if (zio->prev_sibling != nullptr) {
+    zio->prev_sibling->next_sibling = zio->next_sibling;
+  } else {
+    parent->first_child = zio->next_sibling;
+  }
+  if (zio->next_sibling != nullptr) zio->next_sibling->prev_sibling = zio->prev_sibling;
+}
+
+void Vdev::ChangePriority(Zio* zio, ZioPriority priority) {
+  zio->priority = priority;
+  for (Zio* c = zio->first_child; c != nullptr; c = c->next_sibling) c->vdev->ChangePriority(c, priority);
 }
 
 void Vdev::Finish(Zio* zio) {
@@ -27,6 +45,7 @@ void Vdev::Finish(Zio* zio) {
     return;
   }
   if (zio->error != 0 && parent->error == 0) parent->error = zio->error;
+  Unlink(zio);
   ctx_->arena.Free(zio);
   if (--parent->children_pending == 0) parent->vdev->IoDone(parent);
 }

@@ -74,11 +74,16 @@ class Vdev {
   virtual void IoStart(Zio* zio) = 0;
   // Every child of `zio` has completed. The default finishes `zio`.
   virtual void IoDone(Zio* zio) { Finish(zio); }
+  // Moves `zio` and its children in flight to `priority` (zio_change_priority):
+  // a leaf re-files a child still waiting in its queue.
+  virtual void ChangePriority(Zio* zio, ZioPriority priority);
 
  protected:
   // A child zio of `parent` for `child` at `offset` in the child's space.
   // The caller counts it in parent->children_pending before starting any child.
   Zio* NewChildZio(Zio* parent, Vdev* child, int64_t offset, int64_t size);
+  // Takes a finished child off its parent's list of children in flight.
+  static void Unlink(Zio* zio);
   // Completes `zio`: its parent hears of it (and finishes when it was the last
   // child) or, for a root zio, its listener; then `zio` is freed.
   void Finish(Zio* zio);

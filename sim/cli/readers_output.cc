@@ -18,7 +18,8 @@ nlohmann::json ReadersJson(const ReadersOptions& o, const std::vector<ReadersRun
                             {"l2_hits", r.arc.l2_hits}, {"size_bytes", r.arc.size_bytes}}},
                    {"dmu", {{"calls", r.dmu.calls}, {"demand_misses", r.dmu.demand_misses},
                             {"prefetch_reads", r.dmu.prefetch_reads}, {"indirect_reads", r.dmu.indirect_reads},
-                            {"hole_blocks", r.dmu.hole_blocks}, {"waited_on_inflight", r.dmu.waited_on_inflight}}},
+                            {"hole_blocks", r.dmu.hole_blocks}, {"waited_on_inflight", r.dmu.waited_on_inflight},
+                            {"promoted", r.dmu.promoted}}},
                    {"disks", DisksToJson(r.disks)}});
   }
   return {{"pool", o.pool}, {"profile", o.profile}, {"bs", o.bs}, {"file_size", o.file_size},

@@ -37,6 +37,7 @@ struct Dmu::Call {
 
 struct Dmu::InFlight {
   bool prefetch = false;
+  Zio* zio = nullptr;  // the pool read, while it is in the vdev tree
   ZioPriority priority = ZioPriority::kSyncRead;
   bool from_l2 = false;
   int64_t l2_offset = 0, l2_bytes = 0;
@@ -53,7 +54,8 @@ Dmu::Dmu(Pool* pool, const std::vector<FileLayout>* files, PrimaryCache primaryc
       cpu_(pool->tunables()),
       chunk_bytes_(kReadChunkBytes),
       indirect_bytes_(int64_t{1} << pool->tunables().Int("zfs_default_ibs")),
-      compressed_arc_(pool->tunables().Bool("zfs_compressed_arc_enabled")) {
+      compressed_arc_(pool->tunables().Bool("zfs_compressed_arc_enabled")),
+      promote_(pool->tunables().Bool("ziosim_prefetch_promote")) {
   for (const FileLayout& f : *files) {
     zfetch_.push_back(MakeZfetch(pool->tunables(), f.blocks(), f.block_bytes(), f.ptrs_per_indirect(),
                                  /*fetch_data=*/primarycache == PrimaryCache::kAll));
@@ -162,8 +164,18 @@ void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
   c.held.push_back(blkid);
   if (auto it = inflight_.find(key); it != inflight_.end()) {
     ++stats_.waited_on_inflight;
-    it->second.waiters.push_back(id);
+    InFlight& f = it->second;
+    f.waiters.push_back(id);
     ++c.pending;
+    // From ZoL 0.8 (a8b2e30685) a demand read waiting on a prefetch moves it
+    // to the sync class; before, it waited behind async_read_max_active.
+    if (promote_ && f.priority == ZioPriority::kAsyncRead) {
+      f.priority = ZioPriority::kSyncRead;
+      if (f.zio != nullptr) {
+        ++stats_.promoted;
+        pool_->root().ChangePriority(f.zio, ZioPriority::kSyncRead);
+      }
+    }
     return;
   }
   const ArcLookupResult r = arc_.Lookup(ToArcKey(key), /*prefetch=*/false, pool_->sim()->now());
@@ -221,10 +233,13 @@ void Dmu::IssueBlock(uint64_t key, InFlight& f) {
     f.from_l2 = false;  // cache device saturated: read the pool instead
   }
   const BlockPointer bp = (*files_)[FileOf(key)].Locate(LevelOf(key), BlkidOf(key));
-  pool_->Read(bp.top, bp.offset, bp.psize, f.priority, this, key);
+  f.zio = pool_->Read(bp.top, bp.offset, bp.psize, f.priority, this, key);
 }
 
-void Dmu::OnZioDone(Zio* zio) { PipelineDone(zio->tag, zio->size); }
+void Dmu::OnZioDone(Zio* zio) {
+  if (auto it = inflight_.find(zio->tag); it != inflight_.end()) it->second.zio = nullptr;  // freed after this
+  PipelineDone(zio->tag, zio->size);
+}
 
 void Dmu::OnDeviceDone(const DeviceRequest& req, SimTime, SimTime) {
   if (req.op == IoOp::kWrite) return;  // L2ARC feed writes

@@ -38,6 +38,7 @@ struct DmuStats {
   uint64_t demand_blocks = 0;     // block accesses by demand reads
   uint64_t demand_misses = 0;     // ... that started a disk read
   uint64_t waited_on_inflight = 0;
+  uint64_t promoted = 0;          // waited-on prefetches moved to sync_read
   uint64_t prefetch_reads = 0;    // blocks read because the prefetcher asked
   uint64_t indirect_reads = 0;
   uint64_t hole_blocks = 0;
@@ -103,6 +104,7 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
   int64_t chunk_bytes_;
   int64_t indirect_bytes_;
   bool compressed_arc_;
+  bool promote_;
   bool feeding_ = false;
   int64_t l2_hand_ = 0;
   DmuStats stats_;

@@ -55,7 +55,7 @@ int64_t Pool::BlockAsize(int top, int64_t psize) const {
   return (psize + sector - 1) / sector * sector;
 }
 
-void Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
+Zio* Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
                 uint64_t tag) {
   Zio* z = ctx_.arena.New();
   z->type = ZioType::kRead;
@@ -68,6 +68,7 @@ void Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, Zio
   z->top_vdev = top;
   z->created_ns = ctx_.sim->now();
   root_->IoStart(z);
+  return z;
 }
 
 void Pool::ResetStats() {

@@ -41,7 +41,8 @@ class Pool {
 
   // Starts reading `size` bytes at `offset` of top-level vdev `top`; `listener`
   // hears when the whole block is in.
-  void Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
+  // Returns the root zio, valid until `listener` hears it is done.
+  Zio* Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
             uint64_t tag);
   int64_t live_zios() const { return ctx_.arena.live(); }
   void set_observer(LeafIoObserver* observer) { ctx_.observer = observer; }

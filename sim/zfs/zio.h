@@ -48,6 +48,9 @@ struct Zio {
   Vdev* vdev = nullptr;
   Zio* parent = nullptr;
   int children_pending = 0;
+  Zio* first_child = nullptr;   // children still in flight, linked through next/prev_sibling
+  Zio* next_sibling = nullptr;
+  Zio* prev_sibling = nullptr;
   ZioDoneListener* listener = nullptr;  // for root zios
   int top_vdev = 0;                     // root zios: which top-level vdev the DVA names
   uint64_t tag = 0;                     // caller's identifier

@@ -112,3 +112,26 @@ TEST(ReadersTest, BadOptionsAreInputErrors) {
 
 }  // namespace
 }  // namespace ziosim
+
+namespace ziosim {
+namespace {
+
+// 2.2 / 5.5: a demand read that finds its block's prefetch in flight waits for
+// it; from ZoL 0.8 (a8b2e30685) that prefetch is promoted to sync_read.
+TEST(ReadersTest, DemandReadsPromoteWaitedOnPrefetchFromZol08) {
+  ReadersOptions o = Base();
+  o.pool = "raidz2 5xhgst-nas-4tb";
+  o.recordsize = 1 << 20;
+  o.file_size = 256 << 20;
+  o.profile = "zol-0.8";
+  const ReadersRun modern = RunReaders(o)[0];
+  EXPECT_GT(modern.dmu.waited_on_inflight, 0u);
+  EXPECT_EQ(modern.dmu.promoted, modern.dmu.waited_on_inflight);
+  o.profile = "freebsd-11";
+  const ReadersRun old = RunReaders(o)[0];
+  EXPECT_GT(old.dmu.waited_on_inflight, 0u);
+  EXPECT_EQ(old.dmu.promoted, 0u);
+}
+
+}  // namespace
+}  // namespace ziosim
