@@ -33,7 +33,7 @@ constexpr int64_t kSpaMaxBlockSize = 16 * kMiB;  // SPA_MAXBLOCKSIZE: ZFS caps a
 
 using K = TunableKind;
 
-// Reference: /work/shared/reference/zfs-read-path.md, sections 1, 2 and Appendix A.
+// Reference: ../shared/reference/zfs-read-path.md, sections 1, 2 and Appendix A.
 // Fallbacks are the OpenZFS 2.2 defaults; era profiles (models/profiles/) change them.
 constexpr TunableDef kTable[] = {
     // ---- Mirror child selection (vdev_mirror.c, reference section 1) ----

@@ -1,6 +1,6 @@
 // The per-leaf scheduler of both eras, driven through MakeVdevQueue with a
 // fake sink that records what reaches the device.
-// Reference: /work/shared/reference/zfs-read-path.md sections 2.1-2.3.
+// Reference: ../shared/reference/zfs-read-path.md sections 2.1-2.3.
 #include "models/queue/vdev_queue.h"
 
 #include <gtest/gtest.h>
