@@ -9,6 +9,7 @@
 
 #include "models/catalog/catalog.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output_file.h"
 #include "sim/core/status.h"
 #include "sim/core/units.h"
 #include "sim/workload/disk_bench.h"
@@ -29,12 +30,6 @@ struct BenchCliOptions {
   std::string policy = "sptf";
   bool json = false;
 };
-
-QueuePolicy ParsePolicy(const std::string& text) {
-  if (text == "fifo") return QueuePolicy::kFifo;
-  if (text == "sptf") return QueuePolicy::kSptf;
-  throw InputError("--policy: \"" + text + "\" is not fifo or sptf");
-}
 
 SimTime RuntimeNs(double seconds) {
   if (!(seconds > 0) || !std::isfinite(seconds) || seconds > 1e9) {
@@ -74,7 +69,7 @@ void RunBench(const BenchCliOptions& opt, bool count_given) {
     o.runtime_ns = RuntimeNs(opt.runtime_s);
   }
   o.seed = opt.seed;
-  o.policy = ParsePolicy(opt.policy);
+  o.policy = ParseQueuePolicy(opt.policy);
   const DriveSpec drive = ResolveDrive(opt.drive);
   const DiskBenchResult r = RunDiskBench(drive, o);
   if (!r.note.empty()) std::cerr << "ziosim: note: " << r.note << "\n";

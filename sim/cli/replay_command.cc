@@ -3,15 +3,10 @@
 // recorded times, closed loop with N outstanding, or DiskSim-style validate,
 // and compares the simulated latencies with the measured ones when the trace
 // has them (mean error, demerit).
-#include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -21,6 +16,7 @@
 
 #include "models/catalog/catalog.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output_file.h"
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/trace/trace_reader.h"
@@ -43,56 +39,6 @@ struct ReplayCliOptions {
   bool json = false;
   std::string per_request_csv;
 };
-
-// A file that appears under its name only once it is complete (as in
-// validate-disksim): rows go to a temporary sibling, renamed into place by
-// Commit(); if the run fails first, the temporary is deleted.
-class AtomicFile {
- public:
-  explicit AtomicFile(std::string path)
-      : path_(std::move(path)), temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
-    out_.open(temp_path_, std::ios::out | std::ios::trunc);
-    if (!out_) throw InputError(path_ + ": cannot write: " + std::strerror(errno));
-  }
-  ~AtomicFile() {
-    if (committed_) return;
-    out_.close();
-    std::error_code ignored;
-    std::filesystem::remove(temp_path_, ignored);
-  }
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-
-  std::ostream& stream() { return out_; }
-
-  void Commit() {
-    out_.close();
-    if (!out_) throw InputError(path_ + ": write failed: " + std::strerror(errno));
-    std::error_code ec;
-    std::filesystem::rename(temp_path_, path_, ec);
-    if (ec) throw InputError(path_ + ": cannot rename the finished file into place: " + ec.message());
-    committed_ = true;
-  }
-
- private:
-  std::string path_;
-  std::string temp_path_;
-  std::ofstream out_;
-  bool committed_ = false;
-};
-
-QueuePolicy ParsePolicy(const std::string& text) {
-  if (text == "fifo") return QueuePolicy::kFifo;
-  if (text == "sptf") return QueuePolicy::kSptf;
-  throw InputError("--policy: \"" + text + "\" is not fifo or sptf");
-}
-
-// Shortest text that reads back as the same double.
-void PutNumber(std::ostream& out, double v) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.write(buf, end - buf);
-}
 
 void WriteCsvHeader(std::ostream& out) {
   out << "i,line,op,trace_offset,offset,size,arrival_ms,issue_ms,done_ms,sim_ms,measured_ms\n";
@@ -250,7 +196,7 @@ void RunReplay(const ReplayCliOptions& opt) {
   replay.limit = opt.limit;
   replay.wrap = opt.wrap;
   if (opt.limit < 0) throw InputError("--limit: must not be negative (got " + std::to_string(opt.limit) + ")");
-  const QueuePolicy policy = ParsePolicy(opt.policy);
+  const QueuePolicy policy = ParseQueuePolicy(opt.policy);
 
   // The trace is opened (and its format told) before the drive is built, so
   // that a wrong file is reported first.

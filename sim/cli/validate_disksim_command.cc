@@ -1,15 +1,11 @@
 // `ziosim validate-disksim PARV TRACE`: replays one of DiskSim's validation
 // traces through the HDD model built from the drive's DiskSim specs and
 // compares the simulated service times with those measured on the real drive.
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -21,6 +17,7 @@
 #include "models/device/hdd.h"
 #include "models/disksim/disksim_import.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/output_file.h"
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/trace/disksim_validate_trace.h"
@@ -48,50 +45,6 @@ const char* CacheName(HddBreakdown::CacheOutcome c) {
     case HddBreakdown::CacheOutcome::kWriteBuffered: return "write_buffered";
   }
   return "?";
-}
-
-// A file that appears under its name only once it is complete: rows go to a
-// temporary sibling, renamed over the target by Commit(). If the run fails
-// first, the destructor deletes the temporary and the target is untouched.
-class AtomicFile {
- public:
-  explicit AtomicFile(std::string path)
-      : path_(std::move(path)), temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
-    out_.open(temp_path_, std::ios::out | std::ios::trunc);
-    if (!out_) throw InputError(path_ + ": cannot write: " + std::strerror(errno));
-  }
-  ~AtomicFile() {
-    if (committed_) return;
-    out_.close();
-    std::error_code ignored;
-    std::filesystem::remove(temp_path_, ignored);
-  }
-  AtomicFile(const AtomicFile&) = delete;
-  AtomicFile& operator=(const AtomicFile&) = delete;
-
-  std::ostream& stream() { return out_; }
-
-  void Commit() {
-    out_.close();
-    if (!out_) throw InputError(path_ + ": write failed: " + std::strerror(errno));
-    std::error_code ec;
-    std::filesystem::rename(temp_path_, path_, ec);
-    if (ec) throw InputError(path_ + ": cannot rename the finished file into place: " + ec.message());
-    committed_ = true;
-  }
-
- private:
-  std::string path_;
-  std::string temp_path_;
-  std::ofstream out_;
-  bool committed_ = false;
-};
-
-// Shortest text that reads back as the same double, so the CSV loses nothing.
-void PutNumber(std::ostream& out, double v) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.write(buf, end - buf);
 }
 
 void WriteCsvHeader(std::ostream& out) {
