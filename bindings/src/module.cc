@@ -28,8 +28,10 @@
 #include "sim/trace/disksim_validate_trace.h"
 #include "sim/workload/block_read.h"
 #include "sim/workload/disk_bench.h"
+#include "sim/workload/readers.h"
 #include "sim/workload/validate_replay.h"
 #include "sim/zfs/pool_report.h"
+#include "sim/zfs/pool_spec.h"
 #include "sim/zfs/tunables.h"
 
 namespace py = pybind11;
@@ -227,7 +229,7 @@ py::dict DiskBench(const std::string& drive, const std::string& pattern, int64_t
 // ---------------------------------------------------------------- pool runs
 
 // Per-disk results, one column each, in pool order. Shared by every pool
-// workload (block-read today, readers next).
+// workload (block-read, readers).
 py::dict DisksColumns(const std::vector<DiskReport>& disks) {
   Columns c({"disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
              "aggregated_zios", "gap_bytes", "split", "mean_active", "mean_queued", "mean_service_ms",
@@ -305,6 +307,94 @@ py::dict BlockRead(const std::string& pool, int ashift, const std::string& profi
   d["disks"] = DisksColumns(r.disks);
   d["intervals"] = IntervalsColumns(r.intervals, r.disks);
   return d;
+}
+
+// ---------------------------------------------------------------- readers
+
+// `ziosim readers`: {"pool": the normalised spec, "runs": one result per
+// reader count, {"key": {"readers": n}, "summary": {...}, "disks": columns}}.
+// A summary holds what the CLI's --json prints per run, the ARC and DMU
+// counters flattened (arc_*, dmu_*), plus a few more counters.
+py::dict Readers(const std::string& pool, int ashift, const std::string& profile,
+                 const std::vector<std::pair<std::string, std::string>>& settings, const std::vector<int>& readers,
+                 int64_t bs, int64_t file_size, int64_t recordsize, double compression, bool sparse, bool same_file,
+                 bool random, const std::string& layout, const std::string& primarycache, int64_t arc_max,
+                 const std::string& l2arc, bool warm, uint64_t seed) {
+  ReadersOptions o;
+  o.pool = pool;
+  o.ashift = ashift;
+  o.profile = profile;
+  o.settings = settings;
+  o.readers = readers;
+  o.bs = bs;
+  o.file_size = file_size;
+  o.recordsize = recordsize;
+  o.compression = compression;
+  o.sparse = sparse;
+  o.same_file = same_file;
+  o.random = random;
+  o.layout = layout;
+  o.primarycache = primarycache;
+  o.arc_max = arc_max;
+  o.l2arc = l2arc;
+  o.warm = warm;
+  o.seed = seed;
+  std::vector<ReadersRun> runs;
+  std::string normalised;
+  {
+    py::gil_scoped_release release;
+    runs = RunReaders(o);  // checks the options first, as the CLI
+    normalised = FormatPoolSpec(ParsePoolSpec(o.pool, o.ashift));
+  }
+  py::list out;
+  for (const ReadersRun& r : runs) {
+    py::dict key;
+    key["readers"] = r.readers;
+    py::dict s;
+    s["throughput_mb_s"] = r.throughput_mb_s;
+    s["per_reader_mb_s"] = r.per_reader_mb_s;
+    const auto [lo, hi] = std::minmax_element(r.per_reader_mb_s.begin(), r.per_reader_mb_s.end());
+    double sum = 0;
+    for (double v : r.per_reader_mb_s) sum += v;
+    const bool any = !r.per_reader_mb_s.empty();
+    s["per_reader_min_mb_s"] = any ? *lo : std::nan("");
+    s["per_reader_mean_mb_s"] = any ? sum / static_cast<double>(r.per_reader_mb_s.size()) : std::nan("");
+    s["per_reader_max_mb_s"] = any ? *hi : std::nan("");
+    s["app_bytes_read"] = r.app_bytes_read;
+    s["disk_bytes_read"] = r.disk_bytes_read;
+    s["amplification"] =
+        r.app_bytes_read > 0 ? static_cast<double>(r.disk_bytes_read) / static_cast<double>(r.app_bytes_read) : 0.0;
+    s["cpu_busy_pct"] = r.cpu_busy_pct;
+    s["elapsed_s"] = NsToSec(r.elapsed_ns);
+    s["arc_hits"] = r.arc.hits;
+    s["arc_misses"] = r.arc.misses;
+    s["arc_prefetch_hits"] = r.arc.prefetch_hits;
+    s["arc_l2_hits"] = r.arc.l2_hits;
+    s["arc_l2_misses"] = r.arc.l2_misses;
+    s["arc_evictions"] = r.arc.evictions;
+    s["arc_dropped_on_release"] = r.arc.dropped_on_release;
+    s["arc_decompressions"] = r.arc.decompressions;
+    s["arc_size_bytes"] = r.arc.size_bytes;
+    s["arc_l2_size_bytes"] = r.arc.l2_size_bytes;
+    s["dmu_calls"] = r.dmu.calls;
+    s["dmu_demand_blocks"] = r.dmu.demand_blocks;
+    s["dmu_demand_misses"] = r.dmu.demand_misses;
+    s["dmu_prefetch_reads"] = r.dmu.prefetch_reads;
+    s["dmu_indirect_reads"] = r.dmu.indirect_reads;
+    s["dmu_hole_blocks"] = r.dmu.hole_blocks;
+    s["dmu_waited_on_inflight"] = r.dmu.waited_on_inflight;
+    s["dmu_l2_reads"] = r.dmu.l2_reads;
+    s["dmu_l2_read_bytes"] = r.dmu.l2_read_bytes;
+    py::dict d;
+    d["key"] = key;
+    d["summary"] = s;
+    d["disks"] = DisksColumns(r.disks);
+    out.append(d);
+  }
+  py::dict result;
+  result["pool"] = normalised;
+  result["runs"] = out;
+  return result;
 }
 
 // ---------------------------------------------------------------- raidz-map
@@ -526,6 +616,10 @@ PYBIND11_MODULE(_ziosim, m) {
   m.def("block_read", &BlockRead, py::arg("pool"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
         py::arg("pattern"), py::arg("priority"), py::arg("block_bytes"), py::arg("depth"), py::arg("count"),
         py::arg("span_bytes"), py::arg("seed"), py::arg("interval_ns"), py::arg("faulted"), py::arg("io_log"));
+  m.def("readers", &Readers, py::arg("pool"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
+        py::arg("readers"), py::arg("bs"), py::arg("file_size"), py::arg("recordsize"), py::arg("compression"),
+        py::arg("sparse"), py::arg("same_file"), py::arg("random"), py::arg("layout"), py::arg("primarycache"),
+        py::arg("arc_max"), py::arg("l2arc"), py::arg("warm"), py::arg("seed"));
   m.def("raidz_map", &RaidzMapRows, py::arg("width"), py::arg("parity"), py::arg("ashift"), py::arg("psize"),
         py::arg("offset"), py::arg("blocks"));
   m.def("validate_disksim", &ValidateDisksim, py::arg("parv"), py::arg("trace"), py::arg("per_request"));

@@ -3,12 +3,14 @@
 Workloads return pandas DataFrames::
 
     import ziosim
+    ziosim.readers("mirror 2xwd-re4-1tb", readers=[1, 2, 5, 10], bs="1M", file_size="1G",
+                   profile="freebsd-10")
     ziosim.block_read("mirror 2xwd-re4-1tb", pattern="seq", blocksize="128K", depth=4, count=1000,
                       profile="freebsd-10", tunables={"zfs_vdev_mirror_rotating_seek_inc": 5})
 
 * catalog and settings: :func:`drives`, :func:`drive_values`, :func:`profiles`,
   :func:`tunables`, :func:`mirror_policies`
-* workloads: :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
+* workloads: :func:`readers`, :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
   :func:`validate_disksim`
 * mirror policies in Python: :func:`mirror_policy`
 * parameter sweeps: :func:`sweep`; figures: :mod:`ziosim.plot`
@@ -34,6 +36,7 @@ from .api import (
     mirror_policies,
     profiles,
     raidz_map,
+    readers,
     tunables,
     validate_disksim,
 )
@@ -55,6 +58,7 @@ __all__ = [
     "plot",
     "profiles",
     "raidz_map",
+    "readers",
     "register_mirror_policy",
     "registered_policies",
     "sweep",

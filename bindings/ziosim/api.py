@@ -15,6 +15,7 @@ inputs under Python names. Conventions:
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
@@ -32,6 +33,7 @@ __all__ = [
     "mirror_policies",
     "profiles",
     "raidz_map",
+    "readers",
     "tunables",
     "validate_disksim",
 ]
@@ -294,6 +296,139 @@ def block_read(
            "mirror_policy": _policy_of(str(profile), pairs), "pattern": pattern, "priority": priority,
            "blocksize_bytes": blocksize_bytes, "depth": depth}
     return _pool_frame(raw, run, per_disk, interval_ns > 0)
+
+
+# ---------------------------------------------------------------------------- readers
+
+#: The columns that lead a readers frame: the call's settings, then ``readers``.
+READERS_RUN_COLUMNS = ["pool", "profile", "policy", "layout", "primarycache", "bs_bytes", "file_size_bytes",
+                       "recordsize_bytes", "compression", "sparse", "same_file", "random", "arc_max_bytes", "l2arc",
+                       "warm", "readers"]
+#: The results of one run (one reader count) in the default frame, after :data:`READERS_RUN_COLUMNS`.
+READERS_COLUMNS = ["throughput_mb_s", "per_reader_mb_s", "per_reader_min_mb_s", "per_reader_mean_mb_s",
+                   "per_reader_max_mb_s", "app_bytes_read", "disk_bytes_read", "amplification", "cpu_busy_pct",
+                   "elapsed_s", "arc_hits", "arc_misses", "arc_prefetch_hits", "arc_l2_hits", "arc_l2_misses",
+                   "arc_evictions", "arc_dropped_on_release", "arc_decompressions", "arc_size_bytes",
+                   "arc_l2_size_bytes", "dmu_calls", "dmu_demand_blocks", "dmu_demand_misses", "dmu_prefetch_reads",
+                   "dmu_indirect_reads", "dmu_hole_blocks", "dmu_waited_on_inflight", "dmu_l2_reads",
+                   "dmu_l2_read_bytes"]
+
+
+def _reader_counts(readers: int | Sequence[int]) -> list[int]:
+    """``readers=`` as a list of ints: one int, or any iterable of them."""
+    if isinstance(readers, (str, bytes, Mapping)):
+        raise TypeError(f"readers: expected an int or a list of ints, got {readers!r}")
+    if hasattr(readers, "__iter__"):
+        return [_convert.integer(n, "readers") for n in readers]
+    return [_convert.integer(readers, "readers")]
+
+
+def readers(
+    pool: str,
+    *,
+    readers: int | Sequence[int] = (1, 2, 5, 10),
+    bs: Size = "1M",
+    file_size: Size = "1G",
+    recordsize: Size = "128K",
+    compression: float = 1.0,
+    sparse: bool = False,
+    same_file: bool = False,
+    random: bool = False,
+    layout: str = "sequential",
+    primarycache: str = "all",
+    arc_max: Optional[Size] = None,
+    l2arc: Optional[str] = None,
+    warm: bool = False,
+    ashift: int = 12,
+    profile: Optional[str] = None,
+    tunables: Optional[Mapping[str, Any]] = None,
+    seed: int = 1,
+    per_disk: bool = False,
+) -> pd.DataFrame:
+    """N concurrent ``dd``-like readers through the whole read path (``ziosim readers``).
+
+    Each reader reads its own file (or, with ``same_file``, all read one file)
+    from start to end with ``read()`` calls of ``bs`` bytes, through the DMU
+    (chunks, prefetch, ARC, L2ARC), the vdev tree, the disks and the host CPU.
+    Every reader count is a separate run on a fresh pool; throughput is
+    measured as dd does: bytes / elapsed, MB = 10**6 bytes.
+
+    Args:
+        pool: the pool in zpool syntax, e.g. ``"mirror 2xwd-re4-1tb"``.
+        readers: reader counts to run (an int or a list; 1 to 1024 each).
+        bs: bytes per ``read()`` call (int or ``"1M"``).
+        file_size: bytes in each reader's file.
+        recordsize: the dataset's recordsize, a power of two from 512 to 16M.
+        compression: compression ratio, logical / physical (1 to 100).
+        sparse: files are truncated, never written: every block is a hole (no disk reads).
+        same_file: every reader reads file 0 (one file) instead of its own.
+        random: ``read()`` at random ``bs``-aligned offsets instead of in order.
+        layout: on-disk allocation preset: ``"sequential"``, ``"writers:N"``,
+            ``"shuffle:K"``, ``"fragmented:PCT"``, ``"sendrecv"``.
+        primarycache: ``"all"``, ``"metadata"`` or ``"none"`` (what the ARC keeps of the files).
+        arc_max: ARC size (bytes or ``"512M"``); None (or 0): the tunable ``zfs_arc_max``.
+        l2arc: cache device (a catalog drive, e.g. ``"generic-ssd"``); default none.
+        warm: read every file once before measuring.
+        ashift: sector shift of the pool (9 or 12).
+        profile: era profile (``ziosim.profiles()``), default ``"openzfs-2.2"``; or a ``.toml`` path.
+        tunables: ``{"name": value}`` applied after the profile, e.g.
+            ``{"mirror_policy": "rotor"}`` (Python policies are selected the same way).
+        seed: random seed (same seed, same result).
+        per_disk: one row per reader count and disk instead of one per reader count.
+
+    Returns:
+        Every row is led by the call's settings: ``pool`` (normalised spec),
+        ``profile``, ``policy`` (the effective ``mirror_policy``), ``layout``,
+        ``primarycache``, ``bs_bytes``, ``file_size_bytes``,
+        ``recordsize_bytes``, ``compression``, ``sparse``, ``same_file``,
+        ``random``, ``arc_max_bytes`` (effective ``zfs_arc_max``), ``l2arc``
+        (drive or None), ``warm``, then ``readers``.
+
+        ``per_disk=False`` (default): one row per reader count, then
+        ``throughput_mb_s``, ``per_reader_mb_s`` (list, one per reader),
+        ``per_reader_min_mb_s`` / ``_mean_mb_s`` / ``_max_mb_s``,
+        ``app_bytes_read`` (bytes the readers got), ``disk_bytes_read`` (bytes
+        the pool's disks read), ``amplification`` (disk / app), ``cpu_busy_pct``
+        (of all cores), ``elapsed_s``, the ARC counters ``arc_hits``,
+        ``arc_misses``, ``arc_prefetch_hits``, ``arc_l2_hits``,
+        ``arc_l2_misses``, ``arc_evictions``, ``arc_dropped_on_release``,
+        ``arc_decompressions``, ``arc_size_bytes``, ``arc_l2_size_bytes`` and
+        the DMU counters ``dmu_calls``, ``dmu_demand_blocks``,
+        ``dmu_demand_misses``, ``dmu_prefetch_reads``, ``dmu_indirect_reads``,
+        ``dmu_hole_blocks``, ``dmu_waited_on_inflight``, ``dmu_l2_reads``,
+        ``dmu_l2_read_bytes``: the figures ``ziosim readers --json`` prints for
+        the run, of the measured pass (with ``warm=True``, after the warm-up
+        pass); ``arc_size_bytes`` and ``arc_l2_size_bytes`` are the cache sizes at
+        the end of the run.
+
+        ``per_disk=True``: a tidy long frame, one row per reader count and disk,
+        the same leading columns and then the per-disk columns of
+        :func:`block_read` (``disk``, ``drive``, ``vdev``, ``busy_pct``,
+        ``reads``, ``read_bytes``, ``read_mb_s``, ...).
+    """
+    profile = profile if profile is not None else _ziosim.default_profile()
+    pairs = _convert.settings(tunables)
+    counts = _reader_counts(readers)
+    bs_bytes = _convert.size(bs, "bs")
+    file_bytes = _convert.size(file_size, "file_size")
+    record_bytes = _convert.size(recordsize, "recordsize")
+    if isinstance(compression, bool) or not isinstance(compression, numbers.Real):
+        raise TypeError(f"compression: expected a number (logical / physical), got {compression!r}")
+    arc_bytes = 0 if arc_max is None else _convert.size(arc_max, "arc_max", positive=False)  # 0: the tunable
+    l2arc = str(l2arc) if l2arc else None
+    raw = _ziosim.readers(
+        str(pool), _convert.integer(ashift, "ashift"), str(profile), pairs, counts, bs_bytes, file_bytes,
+        record_bytes, float(compression), bool(sparse), bool(same_file), bool(random), str(layout),
+        str(primarycache), arc_bytes, l2arc or "", bool(warm), _convert.integer(seed, "seed"))
+    effective = pairs + ([("zfs_arc_max", str(arc_bytes))] if arc_bytes else [])
+    resolved = _ziosim.resolve_tunables(str(profile), effective)
+    run = {"pool": raw["pool"], "profile": str(profile), "policy": resolved["mirror_policy"], "layout": str(layout),
+           "primarycache": str(primarycache), "bs_bytes": bs_bytes, "file_size_bytes": file_bytes,
+           "recordsize_bytes": record_bytes, "compression": float(compression), "sparse": bool(sparse),
+           "same_file": bool(same_file), "random": bool(random),
+           "arc_max_bytes": int(_ziosim.parse_size(resolved["zfs_arc_max"], "zfs_arc_max", True)),
+           "l2arc": l2arc, "warm": bool(warm)}
+    return _pool_frame(raw["runs"], run, per_disk, False)
 
 
 # ---------------------------------------------------------------------------- raidz-map

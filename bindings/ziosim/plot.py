@@ -4,7 +4,8 @@ Every function returns a :class:`matplotlib.figure.Figure` built without
 pyplot (no GUI backend needed, nothing kept in pyplot's figure list: safe in
 loops, on servers, with Agg), or draws into ``ax=`` when given one and returns
 its figure. Axis labels carry units. Save with ``fig.savefig("x.png")``; in
-Jupyter a returned figure is displayed.
+Jupyter, after ``%matplotlib inline``, a returned figure is displayed (without it, a
+Figure made without pyplot shows only its text repr).
 """
 
 from __future__ import annotations

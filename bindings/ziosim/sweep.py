@@ -95,9 +95,12 @@ def _run_point(payload: bytes, params: dict[str, Any]) -> pd.DataFrame:
 
 
 def _progress(total: int, progress: Optional[bool], desc: str):
-    from tqdm.auto import tqdm
-
     disable = not sys.stderr.isatty() if progress is None else not progress
+    if disable:
+        # tqdm.auto would warn in a Jupyter kernel without ipywidgets even for a disabled bar.
+        from tqdm import tqdm
+    else:
+        from tqdm.auto import tqdm
     return tqdm(total=total, disable=disable, desc=desc, unit="run", file=sys.stderr)
 
 

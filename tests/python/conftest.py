@@ -39,3 +39,22 @@ def pytest_report_header(config):
     import ziosim
 
     return f"ziosim {ziosim.__version__} from {os.path.dirname(ziosim.__file__)}"
+
+
+# ---------------------------------------------------------------------------- notebook timings
+
+_NOTEBOOK_TIMES: list[tuple[str, float]] = []
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        for name, value in report.user_properties:
+            if name == "notebook_wall_s":
+                _NOTEBOOK_TIMES.append((report.nodeid.rsplit("[", 1)[-1].rstrip("]"), value))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _NOTEBOOK_TIMES:
+        terminalreporter.write_sep("-", "notebook wall times")
+        for name, seconds in _NOTEBOOK_TIMES:
+            terminalreporter.write_line(f"{name}: {seconds:.1f} s")

@@ -1,0 +1,239 @@
+"""ziosim.readers: the product's main workload (N concurrent dd readers) as a DataFrame."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import cloudpickle
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+import ziosim
+import ziosim.plot
+from ziosim.api import DISK_COLUMNS, READERS_COLUMNS, READERS_RUN_COLUMNS
+
+from conftest import MIRROR
+
+# Ship this module's functions by value to sweep workers, as for a notebook's.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+SMALL = dict(file_size="64M")  # a few thousand disk I/Os per run: milliseconds
+POLICIES = ["rotor", "least_pending", "load_locality"]
+
+
+def test_columns_one_row_per_reader_count():
+    df = ziosim.readers(MIRROR, readers=[1, 2, 5], profile="freebsd-10", **SMALL)
+    assert list(df.columns) == READERS_RUN_COLUMNS + READERS_COLUMNS
+    assert list(df["readers"]) == [1, 2, 5]
+    first = df.iloc[0]
+    assert first["pool"] == MIRROR and first["profile"] == "freebsd-10" and first["policy"] == "load_locality"
+    assert first["bs_bytes"] == 1 << 20 and first["file_size_bytes"] == 64 << 20
+    assert first["recordsize_bytes"] == 128 << 10 and first["arc_max_bytes"] == 4 << 30
+    assert first["layout"] == "sequential" and first["primarycache"] == "all" and first["l2arc"] is None
+    assert list(df["app_bytes_read"]) == [n * (64 << 20) for n in (1, 2, 5)]
+    assert [len(v) for v in df["per_reader_mb_s"]] == [1, 2, 5]
+    assert (df["per_reader_min_mb_s"] <= df["per_reader_mean_mb_s"]).all()
+    assert (df["per_reader_mean_mb_s"] <= df["per_reader_max_mb_s"]).all()
+    assert (df["throughput_mb_s"] > 0).all() and (df["elapsed_s"] > 0).all()
+    # dd's arithmetic: all bytes over the time until the last reader finished
+    assert df["throughput_mb_s"].to_list() == pytest.approx(list(df["app_bytes_read"] / df["elapsed_s"] / 1e6))
+    assert df["amplification"].to_list() == pytest.approx(list(df["disk_bytes_read"] / df["app_bytes_read"]))
+    # the default is the CLI's sweep, one int is one run
+    assert list(ziosim.readers(MIRROR, **SMALL)["readers"]) == [1, 2, 5, 10]
+    assert list(ziosim.readers(MIRROR, readers=3, **SMALL)["readers"]) == [3]
+
+
+def test_per_disk_frame():
+    df = ziosim.readers("mirror 3xwd-re4-1tb", readers=[1, 4], per_disk=True, **SMALL)
+    assert list(df.columns) == READERS_RUN_COLUMNS + DISK_COLUMNS
+    assert list(df["readers"]) == [1, 1, 1, 4, 4, 4] and list(df["disk"]) == ["d0", "d1", "d2"] * 2
+    summary = ziosim.readers("mirror 3xwd-re4-1tb", readers=[1, 4], **SMALL)
+    by_run = df.groupby("readers")["read_bytes"].sum()
+    assert list(by_run) == list(summary["disk_bytes_read"])
+    fig = ziosim.plot.disk_busy(df[df["readers"] == 4])
+    assert len(fig.axes[0].patches) == 3
+
+
+def test_same_as_cli_json(ziosim_cli):
+    cli = subprocess.run([ziosim_cli, "readers", "--pool", MIRROR, "--readers", "1,3", "--file-size", "64M",
+                          "--profile", "freebsd-10", "--json"], capture_output=True, text=True, check=True)
+    runs = json.loads(cli.stdout)["runs"]
+    df = ziosim.readers(MIRROR, readers=[1, 3], profile="freebsd-10", per_disk=False, **SMALL)
+    for run, (_, row) in zip(runs, df.iterrows()):
+        assert row["readers"] == run["readers"]
+        assert row["throughput_mb_s"] == pytest.approx(run["throughput_mb_s"], rel=1e-12)
+        assert row["per_reader_mb_s"] == pytest.approx(run["per_reader_mb_s"], rel=1e-12)
+        assert row["disk_bytes_read"] == run["disk_bytes_read"] and row["arc_hits"] == run["arc"]["hits"]
+        assert row["dmu_prefetch_reads"] == run["dmu"]["prefetch_reads"]
+
+
+def test_deterministic():
+    a = ziosim.readers(MIRROR, readers=[2], random=True, seed=7, **SMALL)
+    b = ziosim.readers(MIRROR, readers=[2], random=True, seed=7, **SMALL)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_mirror_policies_differ():
+    frames = {p: ziosim.readers(MIRROR, readers=[1, 2, 5, 10], profile="freebsd-10", per_disk=True,
+                                tunables={"mirror_policy": p}, **SMALL) for p in ("rotor", "load_locality")}
+    assert set(frames["rotor"]["policy"]) == {"rotor"}
+    assert set(frames["load_locality"]["policy"]) == {"load_locality"}
+    # rotor: 2 MiB stripes alternate between the children whatever the load, so one reader
+    # keeps both disks busy; load_locality keeps one sequential stream on one disk.
+    one = {p: f[f["readers"] == 1].set_index("disk")["mirror_chosen"] for p, f in frames.items()}
+    assert abs(one["rotor"]["d0"] - one["rotor"]["d1"]) <= 0.1 * one["rotor"].sum()
+    assert min(one["load_locality"]) <= 0.05 * one["load_locality"].sum()
+    summary = {p: ziosim.readers(MIRROR, readers=[1, 2, 5, 10], profile="freebsd-10",
+                                 tunables={"mirror_policy": p}, **SMALL) for p in ("rotor", "load_locality")}
+    assert not summary["rotor"]["throughput_mb_s"].equals(summary["load_locality"]["throughput_mb_s"])
+
+
+def test_primarycache_metadata_amplification():
+    # 64K reads of 1M records with primarycache=metadata: every read() fetches its whole
+    # record from disk and the ARC drops it on release, so disk bytes ≈ recordsize / bs × app.
+    kw = dict(readers=[1, 2], bs="64K", recordsize="1M", file_size="32M")
+    meta = ziosim.readers(MIRROR, primarycache="metadata", **kw)
+    assert meta["amplification"].to_list() == pytest.approx([16, 16], rel=0.01)
+    assert (meta["arc_dropped_on_release"] > 0).all()
+    cached = ziosim.readers(MIRROR, primarycache="all", **kw)
+    assert cached["amplification"].to_list() == pytest.approx([1, 1], rel=0.01)
+
+
+def test_sparse_reads_no_disk():
+    df = ziosim.readers(MIRROR, readers=[1, 2], sparse=True, **SMALL)
+    assert (df["disk_bytes_read"] == 0).all() and (df["amplification"] == 0).all()
+    assert (df["dmu_hole_blocks"] > 0).all()
+    assert list(df["app_bytes_read"]) == [64 << 20, 128 << 20]
+
+
+def test_arc_max_and_l2arc_columns():
+    df = ziosim.readers(MIRROR, readers=[1], file_size="128M", arc_max="64M", l2arc="generic-ssd")
+    row = df.iloc[0]
+    assert row["arc_max_bytes"] == 64 << 20 and row["l2arc"] == "generic-ssd"
+    assert row["arc_size_bytes"] <= 64 << 20
+    # None or 0: the tunable (zfs_arc_max, or what tunables= sets), as the CLI's --arc-max 0
+    for arc_max in (None, 0):
+        df = ziosim.readers(MIRROR, readers=[1], file_size="1M", arc_max=arc_max, l2arc="",
+                            tunables={"zfs_arc_max": "1G"})
+        assert df["arc_max_bytes"].iloc[0] == 1 << 30 and df["l2arc"].iloc[0] is None
+
+
+def test_python_policy_in_readers():
+    @ziosim.mirror_policy("test_readers_d1")
+    def always_d1(children, io):
+        return 1
+
+    df = ziosim.readers(MIRROR, readers=[2], per_disk=True, tunables={"mirror_policy": "test_readers_d1"}, **SMALL)
+    assert set(df["policy"]) == {"test_readers_d1"}
+    chosen = df.set_index("disk")["mirror_chosen"]
+    assert chosen["d0"] == 0 and chosen["d1"] > 0
+
+
+# ---------------------------------------------------------------------------- errors
+
+
+BASE = ["--pool", MIRROR, "--readers", "1", "--file-size", "1M"]
+
+
+@pytest.mark.parametrize("kwargs, fragment, cli", [
+    (dict(pool="mirror 2xnope"), 'unknown drive "nope"', ["--pool", "mirror 2xnope", "--file-size", "1M"]),
+    (dict(readers=[0]), "--readers: 0 is not between 1 and 1024", ["--pool", MIRROR, "--readers", "0"]),
+    (dict(readers=[]), "--readers: give at least one", None),
+    (dict(recordsize=1000), "--recordsize: must be a power of two", BASE + ["--recordsize", "1000"]),
+    (dict(compression=0.5), "--compression", BASE + ["--compression", "0.5"]),
+    (dict(primarycache="most"), '--primarycache: "most" is not all, metadata or none',
+     BASE + ["--primarycache", "most"]),
+    (dict(layout="zigzag"), "zigzag", BASE + ["--layout", "zigzag"]),
+    (dict(l2arc="nope"), 'unknown drive "nope"', BASE + ["--l2arc", "nope"]),
+    (dict(tunables={"nope": 1}), "unknown tunable", BASE + ["--set", "nope=1"]),
+    # (the message lists the known policies: in this process, the tests' Python ones too)
+    (dict(tunables={"mirror_policy": "nope"}), "unknown mirror policy 'nope'", None),
+    (dict(profile="solaris-1"), "profile", BASE + ["--profile", "solaris-1"]),
+])
+def test_bad_input_is_value_error_with_cli_message(kwargs, fragment, cli, request):
+    """A user error is a ValueError with the simulator's message, the text the CLI prints."""
+    kwargs = {"pool": MIRROR, "readers": [1], "file_size": "1M", **kwargs}
+    with pytest.raises(ValueError, match=re.escape(fragment)) as info:
+        ziosim.readers(**kwargs)
+    if cli is None:
+        return
+    run = subprocess.run([request.getfixturevalue("ziosim_cli"), "readers", *cli], capture_output=True, text=True)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip() == f"ziosim: {info.value}"
+
+
+def test_bad_types():
+    with pytest.raises(TypeError):
+        ziosim.readers(MIRROR, readers="5")
+    with pytest.raises(TypeError):
+        ziosim.readers(MIRROR, bs=4096.0)
+    with pytest.raises(TypeError):
+        ziosim.readers(MIRROR, compression="2")
+    with pytest.raises(ValueError, match="bs"):
+        ziosim.readers(MIRROR, bs="12Q")
+
+
+# ---------------------------------------------------------------------------- GIL, sweeps, plots
+
+
+def test_readers_release_the_gil():
+    thread = threading.Thread(target=ziosim.readers, args=(MIRROR,),
+                              kwargs=dict(readers=[10, 10, 10], file_size="1G", bs="128K"))
+    stamps = []
+    start = time.perf_counter()
+    thread.start()
+    while thread.is_alive():
+        stamps.append(time.perf_counter())
+        sum(range(200))
+    thread.join()
+    elapsed = time.perf_counter() - start
+    gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+    assert elapsed > 0.05, "the run is too short to tell"
+    assert max(gaps) < 0.5 * elapsed, f"main thread stalled {max(gaps):.3f} s of a {elapsed:.3f} s run"
+
+
+def sweep_point(**kw):
+    return ziosim.readers(MIRROR, profile="freebsd-10", **SMALL, **kw)
+
+
+GRID = {"readers": [1, 2, 5, 10], "tunables": [{"mirror_policy": p} for p in POLICIES]}
+
+
+@pytest.fixture(scope="module")
+def serial_sweep():
+    frame = ziosim.sweep(sweep_point, GRID, workers=1)
+    assert len(frame) == 4 * 3
+    assert list(frame.columns[:2]) == ["readers", "tunables"]
+    return frame
+
+
+def test_sweep_equals_direct_calls(serial_sweep):
+    """A readers × policies sweep gives the rows of one readers() call per policy."""
+    for p in POLICIES:
+        direct = sweep_point(readers=[1, 2, 5, 10], tunables={"mirror_policy": p})
+        part = serial_sweep[serial_sweep["tunables"] == f"mirror_policy={p}"]
+        part = part.drop(columns="tunables")[direct.columns].reset_index(drop=True)
+        pd.testing.assert_frame_equal(part, direct)
+
+
+def test_sweep_processes_equal_serial(serial_sweep):
+    parallel = ziosim.sweep(sweep_point, GRID, workers=2)
+    pd.testing.assert_frame_equal(parallel, serial_sweep)
+
+
+def test_throughput_plot_on_readers_frame(serial_sweep, tmp_path):
+    fig = ziosim.plot.throughput(serial_sweep)
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert "readers" in ax.get_xlabel() and "MB/s" in ax.get_ylabel()
+    assert {t.get_text() for t in ax.get_legend().get_texts()} == set(POLICIES)
+    assert ax.get_legend().get_title().get_text() == "policy"
+    assert all(list(line.get_xdata()) == [1, 2, 5, 10] for line in ax.get_lines())
+    fig.savefig(tmp_path / "readers.png")
+    assert (tmp_path / "readers.png").stat().st_size > 1000
