@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/plot_file.h"
 #include "sim/cli/settings.h"
 #include "sim/core/status.h"
 #include "sim/core/units.h"
@@ -29,6 +30,7 @@ struct Cli {
   double interval_ms = 0;
   uint64_t seed = 1;
   std::string io_log;
+  std::string plot;
   bool json = false;
 };
 
@@ -70,11 +72,12 @@ void Run(const Cli& c) {
   o.faulted = c.fault;
   o.io_log_path = c.io_log;
   const BlockReadResult r = RunBlockRead(o);
+  const nlohmann::json j = {{"pool", r.pool},          {"profile", r.profile},     {"blocks", r.blocks},
+                            {"bytes", r.bytes},        {"elapsed_s", NsToSec(r.elapsed_ns)},
+                            {"throughput_mb_s", r.mb_s}, {"lat_mean_ms", r.lat_mean_ms},
+                            {"lat_p99_ms", r.lat_p99_ms}, {"disks", DisksToJson(r.disks)}};
+  if (!c.plot.empty()) PlotResult("block-read", j, c.plot);
   if (c.json) {
-    nlohmann::json j = {{"pool", r.pool},          {"profile", r.profile},     {"blocks", r.blocks},
-                        {"bytes", r.bytes},        {"elapsed_s", NsToSec(r.elapsed_ns)},
-                        {"throughput_mb_s", r.mb_s}, {"lat_mean_ms", r.lat_mean_ms},
-                        {"lat_p99_ms", r.lat_p99_ms}, {"disks", DisksToJson(r.disks)}};
     std::printf("%s\n", j.dump(2).c_str());
     return;
   }
@@ -107,6 +110,7 @@ void AddBlockReadCommand(CLI::App& app) {
   cmd->add_option("--io-log", c->io_log, "Write every leaf I/O to this CSV file");
   cmd->add_option("--seed", c->seed, "Random seed")->capture_default_str();
   cmd->add_flag("--json", c->json, "Print one JSON object");
+  cmd->add_option("--plot", c->plot, "Also draw per-disk busy time and MB/s into this PNG");
   cmd->callback([c] { Run(*c); });
 }
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/plot_file.h"
 #include "sim/cli/readers_output.h"
 #include "sim/cli/settings.h"
 #include "sim/core/status.h"
@@ -21,6 +22,7 @@ struct Cli {
   int ashift = 12;
   std::vector<std::string> set;
   uint64_t seed = 1;
+  std::string plot;
 };
 
 void Run(const Cli& c) {
@@ -43,7 +45,9 @@ void Run(const Cli& c) {
   o.l2arc = c.l2arc;
   o.warm = c.warm;
   o.seed = c.seed;
-  PrintReaders(o, RunReaders(o), c.json);
+  const std::vector<ReadersRun> runs = RunReaders(o);
+  PrintReaders(o, runs, c.json);
+  if (!c.plot.empty()) PlotResult("readers", ReadersJson(o, runs), c.plot);
 }
 
 }  // namespace
@@ -71,6 +75,7 @@ void AddReadersCommand(CLI::App& app) {
   cmd->add_option("--ashift", c->ashift, "Sector shift of the pool")->capture_default_str();
   cmd->add_option("--seed", c->seed, "Random seed")->capture_default_str();
   cmd->add_flag("--json", c->json, "Print one JSON object");
+  cmd->add_option("--plot", c->plot, "Also draw MB/s vs readers and per-disk busy time into this PNG");
   cmd->callback([c] { Run(*c); });
 }
 

@@ -101,3 +101,26 @@ def test_label_units():
     assert ziosim.plot.label("read_bytes") == "read (bytes)"
     with pytest.raises(ValueError):
         ziosim.plot.throughput(ziosim.drives())
+
+
+def test_cli_plot_option_draws_a_png(tmp_path):
+    """`ziosim readers ... --plot F.png` (the CLI installed beside this interpreter) draws through ziosim.plot."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    cli = os.path.join(os.path.dirname(sys.executable), "ziosim")
+    if not os.path.exists(cli):
+        cli = shutil.which("ziosim")
+    if cli is None:
+        import pytest
+
+        pytest.skip("the ziosim command is not installed beside this interpreter")
+    out = tmp_path / "readers.png"
+    env = dict(os.environ, ZIOSIM_PYTHON=sys.executable)
+    run = subprocess.run([cli, "readers", "--pool", "mirror 2xwd-re4-1tb", "--readers", "1,2", "--file-size", "64M",
+                          "--plot", str(out)], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert out.stat().st_size > 10_000
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
