@@ -83,7 +83,7 @@ TEST(ReplayCliTest, JsonHasTheDocumentedKeys) {
   EXPECT_EQ(j["format"], "msr");
   EXPECT_EQ(j["mode"], "open");
   EXPECT_EQ(j["skipped"], 0);
-  EXPECT_NEAR(j["measured_mean_ms"].get<double>(), (0.2833 + 0.2617 + 4.3438) / 3, 1e-12);
+  EXPECT_NEAR(j["measured_mean_ms"].get<double>(), (0.2800 + 0.2617 + 4.3438) / 3, 1e-12);
   EXPECT_GT(j["sim_mean_ms"].get<double>(), 0);
   EXPECT_GT(j["demerit_ms"].get<double>(), 0);
 }

