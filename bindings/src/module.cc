@@ -518,28 +518,9 @@ py::dict ValidateDisksim(const std::string& parv, const std::string& trace_path,
     }
     r = ReplayValidateRecords(dev, sim, records, on_request);
   }
-  py::dict s;
-  s["drive"] = name;
-  s["parv"] = parv;
-  s["trace"] = trace_path;
-  s["spec_keys_ignored"] = ignored.size();
-  s["requests"] = r.requests;
-  s["reads"] = r.reads;
-  s["writes"] = r.writes;
-  s["measured_mean_ms"] = r.measured.mean_ms;
-  s["sim_mean_ms"] = r.simulated.mean_ms;
-  s["mean_error_pct"] = r.mean_error_pct;
-  s["demerit_ms"] = r.demerit_ms;
-  s["demerit_pct"] = r.demerit_pct;
-  s["measured_p50_ms"] = r.measured.p50_ms;
-  s["measured_p90_ms"] = r.measured.p90_ms;
-  s["measured_p99_ms"] = r.measured.p99_ms;
-  s["sim_p50_ms"] = r.simulated.p50_ms;
-  s["sim_p90_ms"] = r.simulated.p90_ms;
-  s["sim_p99_ms"] = r.simulated.p99_ms;
-  s["sim_end_ms"] = NsToMs(r.end_ns);
-  s["wall_seconds"] = r.wall_seconds;
-  s["requests_per_sec"] = r.wall_seconds > 0 ? static_cast<double>(r.requests) / r.wall_seconds : 0.0;
+  // The same object the CLI's --json prints, as a Python dict.
+  py::dict s = py::module_::import("json").attr("loads")(
+      ValidateSummaryJson(r, name, parv, trace_path, ignored.size()).dump());
   py::dict d;
   d["summary"] = s;
   d["ignored"] = ignored;

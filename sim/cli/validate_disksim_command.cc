@@ -97,28 +97,7 @@ double RequestsPerSecond(const ValidateReplayResult& r) {
 
 void PrintJson(const std::string& drive, const ValidateOptions& opt, size_t ignored_keys,
                const ValidateReplayResult& r) {
-  nlohmann::ordered_json j;
-  j["drive"] = drive;
-  j["parv"] = opt.parv_path;
-  j["trace"] = opt.trace_path;
-  j["spec_keys_ignored"] = ignored_keys;
-  j["requests"] = r.requests;
-  j["reads"] = r.reads;
-  j["writes"] = r.writes;
-  j["measured_mean_ms"] = r.measured.mean_ms;
-  j["sim_mean_ms"] = r.simulated.mean_ms;
-  j["mean_error_pct"] = r.mean_error_pct;
-  j["demerit_ms"] = r.demerit_ms;
-  j["demerit_pct"] = r.demerit_pct;
-  j["measured_p50_ms"] = r.measured.p50_ms;
-  j["measured_p90_ms"] = r.measured.p90_ms;
-  j["measured_p99_ms"] = r.measured.p99_ms;
-  j["sim_p50_ms"] = r.simulated.p50_ms;
-  j["sim_p90_ms"] = r.simulated.p90_ms;
-  j["sim_p99_ms"] = r.simulated.p99_ms;
-  j["sim_end_ms"] = NsToMs(r.end_ns);
-  j["wall_seconds"] = r.wall_seconds;
-  j["requests_per_sec"] = RequestsPerSecond(r);
+  const nlohmann::ordered_json j = ValidateSummaryJson(r, drive, opt.parv_path, opt.trace_path, ignored_keys);
   std::cout << j.dump(2) << "\n";
 }
 

@@ -154,4 +154,32 @@ ValidateReplayResult ReplayValidate(Device& dev, Simulation& sim, DisksimValidat
   return ReplayValidateRecords(dev, sim, records, on_request);
 }
 
+nlohmann::ordered_json ValidateSummaryJson(const ValidateReplayResult& r, const std::string& drive,
+                                           const std::string& parv, const std::string& trace,
+                                           size_t spec_keys_ignored) {
+  nlohmann::ordered_json j;
+  j["drive"] = drive;
+  j["parv"] = parv;
+  j["trace"] = trace;
+  j["spec_keys_ignored"] = spec_keys_ignored;
+  j["requests"] = r.requests;
+  j["reads"] = r.reads;
+  j["writes"] = r.writes;
+  j["measured_mean_ms"] = r.measured.mean_ms;
+  j["sim_mean_ms"] = r.simulated.mean_ms;
+  j["mean_error_pct"] = r.mean_error_pct;
+  j["demerit_ms"] = r.demerit_ms;
+  j["demerit_pct"] = r.demerit_pct;
+  j["measured_p50_ms"] = r.measured.p50_ms;
+  j["measured_p90_ms"] = r.measured.p90_ms;
+  j["measured_p99_ms"] = r.measured.p99_ms;
+  j["sim_p50_ms"] = r.simulated.p50_ms;
+  j["sim_p90_ms"] = r.simulated.p90_ms;
+  j["sim_p99_ms"] = r.simulated.p99_ms;
+  j["sim_end_ms"] = NsToMs(r.end_ns);
+  j["wall_seconds"] = r.wall_seconds;
+  j["requests_per_sec"] = r.wall_seconds > 0 ? static_cast<double>(r.requests) / r.wall_seconds : 0.0;
+  return j;
+}
+
 }  // namespace ziosim

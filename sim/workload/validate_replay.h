@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/device/device.h"
 #include "models/device/hdd.h"
 #include "sim/stats/demerit.h"
@@ -64,6 +66,13 @@ ValidateReplayResult ReplayValidateRecords(Device& dev, Simulation& sim,
                                            const ValidateRequestCallback& on_request = {});
 
 // ReadValidateRecords + CheckRecordsFit + ReplayValidateRecords.
+// The figures of a validation run as one JSON object, the same for the CLI's
+// --json and the Python module: drive, files, counts, means, error, demerit,
+// percentiles, host speed.
+nlohmann::ordered_json ValidateSummaryJson(const ValidateReplayResult& r, const std::string& drive,
+                                           const std::string& parv, const std::string& trace,
+                                           size_t spec_keys_ignored);
+
 ValidateReplayResult ReplayValidate(Device& dev, Simulation& sim, DisksimValidateTrace& trace,
                                     const ValidateRequestCallback& on_request = {});
 
