@@ -21,6 +21,7 @@
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/trace/disksim_validate_trace.h"
+#include "sim/workload/overhead_calibration.h"
 #include "sim/workload/validate_replay.h"
 
 namespace ziosim::cli {
@@ -32,6 +33,7 @@ struct ValidateOptions {
   std::string per_request_csv;
   bool json = false;
   bool verbose = false;
+  bool calibrate = false;
 };
 
 // Shown on the summary line; the rest only with --verbose.
@@ -125,6 +127,25 @@ void PrintTable(const std::string& drive, const ValidateOptions& opt, const Vali
   std::printf("wall time   %.4f s (%.0f requests/s)\n", r.wall_seconds, RequestsPerSecond(r));
 }
 
+void PrintCalibration(const OverheadCalibration& c, bool json) {
+  const HeldOutFigures& s = c.spec_held_out;
+  const HeldOutFigures& k = c.calibrated_held_out;
+  if (json) {
+    const nlohmann::ordered_json j = {
+        {"fitted_requests", c.fit.fitted_requests},
+        {"offsets_ms", {{"read_hit", c.fit.read_hit_ms}, {"read_miss", c.fit.read_miss_ms}, {"write", c.fit.write_ms}}},
+        {"held_out", {{"spec", {{"mean_error_pct", s.mean_error_pct}, {"demerit_ms", s.demerit_ms}}},
+                      {"calibrated", {{"mean_error_pct", k.mean_error_pct}, {"demerit_ms", k.demerit_ms}}}}},
+        {"calibrated_all", {{"mean_error_pct", c.calibrated.mean_error_pct}, {"demerit_ms", c.calibrated.demerit_ms}}}};
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  std::printf("overheads fitted on requests 1..%lld: read hit %+.3f ms, read miss %+.3f ms, write %+.3f ms\n",
+              static_cast<long long>(c.fit.fitted_requests), c.fit.read_hit_ms, c.fit.read_miss_ms, c.fit.write_ms);
+  std::printf("held-out second half   spec: mean error %+.2f %%, demerit %.4f ms\n", s.mean_error_pct, s.demerit_ms);
+  std::printf("                 calibrated: mean error %+.2f %%, demerit %.4f ms\n", k.mean_error_pct, k.demerit_ms);
+}
+
 void RunValidate(const ValidateOptions& opt) {
   // The trace is read before the drive is imported so that a malformed trace
   // is reported alone, not after a page of import diagnostics.
@@ -149,6 +170,10 @@ void RunValidate(const ValidateOptions& opt) {
   const ValidateReplayResult result = ReplayValidateRecords(dev, sim, records, on_request);
   if (csv) csv->Commit();
 
+  if (opt.calibrate) {
+    PrintCalibration(CalibrateOverheads(dev.params(), records), opt.json);
+    return;
+  }
   if (opt.json) {
     PrintJson(name, opt, drive.ignored.size(), result);
   } else {
@@ -170,6 +195,8 @@ void AddValidateDisksimCommand(CLI::App& app) {
   cmd->add_option("--per-request", opt->per_request_csv,
                   "Write one CSV row per request (times, cache outcome, seek, latency, transfer, location)");
   cmd->add_flag("-v,--verbose", opt->verbose, "List every spec key the model ignores");
+  cmd->add_flag("--calibrate-overheads", opt->calibrate,
+                "Fit the command overheads on the first half of the trace; report both models on the second");
   cmd->callback([opt] { RunValidate(*opt); });
 }
 
