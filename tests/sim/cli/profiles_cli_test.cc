@@ -1,6 +1,5 @@
 // Runs the built `ziosim profiles` and `ziosim tunables` as a user would.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <set>
@@ -8,34 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/sim/cli/cli_runner.h"
+
 namespace {
 
-#ifdef ZIOSIM_CLI_PATH
-constexpr const char* kCliPath = ZIOSIM_CLI_PATH;
-#else
-constexpr const char* kCliPath = "";
-#endif
+using ziosim::testing::CliRun;
 
-#define SKIP_WITHOUT_CLI() \
-  if (*kCliPath == '\0') GTEST_SKIP() << "ZIOSIM_CLI_PATH not defined"
-
-struct CliRun {
-  int status = -1;
-  std::string out;  // stdout and stderr
-};
-
-CliRun RunCli(const std::string& args) {
-  const std::string cmd = std::string("'") + kCliPath + "' " + args + " 2>&1";
-  CliRun run;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) run.out.append(buf, n);
-  const int raw = ::pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
-}
+CliRun RunCli(const std::string& args) { return ziosim::testing::RunCli(args, /*merge_stderr=*/true); }
 
 const std::set<std::string> kProfiles = {"freebsd-9",  "freebsd-10", "freebsd-11", "freebsd-12",
                                          "zol-0.6.1",  "zol-0.6.2",  "zol-0.6.5",  "zol-0.7",

@@ -1,41 +1,18 @@
 // Runs the built `ziosim raidz-map` as a user would.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
 #include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/sim/cli/cli_runner.h"
+
 namespace {
 
-#ifdef ZIOSIM_CLI_PATH
-constexpr const char* kCliPath = ZIOSIM_CLI_PATH;
-#else
-constexpr const char* kCliPath = "";
-#endif
+using ziosim::testing::CliRun;
 
-struct CliRun {
-  int status = -1;
-  std::string out;  // stdout and stderr together
-};
-
-CliRun RunCli(const std::string& args) {
-  const std::string cmd = std::string("'") + kCliPath + "' raidz-map " + args + " 2>&1";
-  CliRun run;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return run;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) run.out.append(buf.data(), n);
-  const int raw = ::pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
-}
-
-#define SKIP_WITHOUT_CLI() \
-  if (*kCliPath == '\0') GTEST_SKIP() << "ZIOSIM_CLI_PATH not defined"
+CliRun RunCli(const std::string& args) { return ziosim::testing::RunCli("raidz-map " + args, /*merge_stderr=*/true); }
 
 TEST(RaidzMapCliTest, SixWideRaidz2Json) {
   SKIP_WITHOUT_CLI();

@@ -1,70 +1,21 @@
 // Runs the built `ziosim replay` as a user would.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/sim/cli/cli_runner.h"
+
 namespace {
 
-#ifdef ZIOSIM_CLI_PATH
-constexpr const char* kCliPath = ZIOSIM_CLI_PATH;
-#else
-constexpr const char* kCliPath = "";
-#endif
-
-#define SKIP_WITHOUT_CLI() \
-  if (*kCliPath == '\0') GTEST_SKIP() << "ZIOSIM_CLI_PATH not defined"
-
-// A path under the test temp dir, unique per process, deleted when the test ends.
-class TempPath {
- public:
-  explicit TempPath(const std::string& name, const std::string& text = "")
-      : path_(::testing::TempDir() + "ziosim_replay_cli_" + std::to_string(::getpid()) + "_" + name) {
-    if (!text.empty()) std::ofstream(path_, std::ios::binary) << text;
-  }
-  ~TempPath() { std::remove(path_.c_str()); }
-  TempPath(const TempPath&) = delete;
-  TempPath& operator=(const TempPath&) = delete;
-  const std::string& str() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct CliRun {
-  int status = -1;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-CliRun RunCli(const std::string& args) {
-  const TempPath err("stderr");
-  const std::string cmd = std::string("'") + kCliPath + "' " + args + " 2>'" + err.str() + "'";
-  CliRun run;
-  FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) run.out.append(buf, n);
-  const int raw = ::pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.err = ReadText(err.str());
-  return run;
-}
+using ziosim::testing::CliRun;
+using ziosim::testing::ReadText;
+using ziosim::testing::RunCli;
+using ziosim::testing::TempPath;
 
 std::string Fixture(const std::string& name) {
   return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;

@@ -1,72 +1,29 @@
 // Runs the built `ziosim validate-disksim` as a user would.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/sim/cli/cli_runner.h"
+
 namespace {
 
-// A path under the test temp dir, unique per process, deleted when the test ends.
-class TempPath {
- public:
-  explicit TempPath(const std::string& name)
-      : path_(::testing::TempDir() + "ziosim_cli_" + std::to_string(::getpid()) + "_" + name) {}
-  ~TempPath() { std::remove(path_.c_str()); }
-  TempPath(const TempPath&) = delete;
-  TempPath& operator=(const TempPath&) = delete;
-  const std::string& str() const { return path_; }
+using ziosim::testing::CliRun;
+using ziosim::testing::ReadText;
+using ziosim::testing::RunCli;
+using ziosim::testing::TempPath;
 
- private:
-  std::string path_;
-};
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-struct CliRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-// Both paths come from the build; a build without them skips these tests.
-#ifdef ZIOSIM_CLI_PATH
-constexpr const char* kCliPath = ZIOSIM_CLI_PATH;
-#else
-constexpr const char* kCliPath = "";
-#endif
+// The data path comes from the build; a build without it skips these tests.
 #ifdef ZIOSIM_SHARED_DATA_DIR
 const std::string kDataDir = std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/";
 #else
 const std::string kDataDir = "/nonexistent/";
 #endif
 
-CliRun RunCli(const std::string& args) {
-  const TempPath out("stdout"), err("stderr");
-  const std::string cmd =
-      std::string("'") + kCliPath + "' " + args + " >'" + out.str() + "' 2>'" + err.str() + "'";
-  const int raw = std::system(cmd.c_str());
-  CliRun run;
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  run.out = ReadText(out.str());
-  run.err = ReadText(err.str());
-  return run;
-}
-
-#define SKIP_WITHOUT_CLI() \
-  if (*kCliPath == '\0') GTEST_SKIP() << "ZIOSIM_CLI_PATH not defined"
 
 TEST(ValidateDisksimCliTest, MalformedTraceLineExitsTwoWithFileAndLine) {
   SKIP_WITHOUT_CLI();
