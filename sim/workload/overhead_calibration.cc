@@ -28,7 +28,11 @@ Replayed Replay(const HddParams& params, std::span<const ValidateRecord> records
   return r;
 }
 
-HeldOutFigures SecondHalf(const ValidateReplayResult& r) {
+SimTime Shifted(SimTime ns, double ms) { return std::max<SimTime>(0, ns + MsToNs(ms)); }
+
+}  // namespace
+
+HeldOutFigures SecondHalfFigures(const ValidateReplayResult& r) {
   const size_t half = r.measured_ms.size() / 2;
   std::vector<double> measured(r.measured_ms.begin() + half, r.measured_ms.end());
   std::vector<double> simulated(r.simulated_ms.begin() + half, r.simulated_ms.end());
@@ -39,10 +43,6 @@ HeldOutFigures SecondHalf(const ValidateReplayResult& r) {
   }
   return HeldOutFigures{m > 0 ? 100.0 * (s - m) / m : 0.0, DemeritMs(std::move(measured), std::move(simulated))};
 }
-
-SimTime Shifted(SimTime ns, double ms) { return std::max<SimTime>(0, ns + MsToNs(ms)); }
-
-}  // namespace
 
 HddParams ApplyOverheadFit(HddParams p, const OverheadFit& fit) {
   HddInterface& io = p.interface;
@@ -71,8 +71,8 @@ OverheadCalibration CalibrateOverheads(const HddParams& spec, std::span<const Va
   c.fit.write_ms = n[kWrite] > 0 ? sum[kWrite] / n[kWrite] : 0;
   c.fit.fitted_requests = static_cast<int64_t>(half);
   c.calibrated = Replay(ApplyOverheadFit(spec, c.fit), records).result;
-  c.spec_held_out = SecondHalf(base.result);
-  c.calibrated_held_out = SecondHalf(c.calibrated);
+  c.spec_held_out = SecondHalfFigures(base.result);
+  c.calibrated_held_out = SecondHalfFigures(c.calibrated);
   return c;
 }
 

@@ -37,6 +37,9 @@ struct OverheadCalibration {
 // applied, and compares both models on the second half.
 OverheadCalibration CalibrateOverheads(const HddParams& spec, std::span<const ValidateRecord> records);
 
+// Mean error and demerit of `r`'s second half: the requests a first-half fit never saw.
+HeldOutFigures SecondHalfFigures(const ValidateReplayResult& r);
+
 // `spec` with the fitted offsets added to its overheads (never below zero).
 HddParams ApplyOverheadFit(HddParams spec, const OverheadFit& fit);
 
