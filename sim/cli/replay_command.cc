@@ -1,25 +1,35 @@
-// `ziosim replay TRACE --target DRIVE`: replays a block trace (any format
-// sim/trace/trace_reader.h reads) on one simulated drive, open loop at the
-// recorded times, closed loop with N outstanding, or DiskSim-style validate,
-// and compares the simulated latencies with the measured ones when the trace
-// has them (mean error, demerit).
+// `ziosim replay TRACE --target DRIVE|POOL`: replays a block trace (any format
+// sim/trace/trace_reader.h reads) on one simulated drive or on a zvol of a
+// pool, open loop at the recorded times, closed loop with N outstanding, or
+// DiskSim-style validate, and compares the simulated latencies with the
+// measured ones when the trace has them (mean error, demerit; all requests,
+// reads, writes, and per traced device with --per-device).
+//
+// --target is a pool when it is written in zpool syntax with more than one
+// word or an NxDRIVE run ("mirror 2xwd-re4-1tb", "2xgeneric-ssd", and
+// "1xwd-re4-1tb" for a one-disk pool), as `ziosim fio` reads it; otherwise it
+// is one drive.
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "models/catalog/catalog.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/output_file.h"
+#include "sim/cli/settings.h"
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
+#include "sim/core/units.h"
 #include "sim/trace/trace_reader.h"
+#include "sim/workload/pool_replay.h"
 #include "sim/workload/replay.h"
 
 namespace ziosim::cli {
@@ -35,9 +45,25 @@ struct ReplayCliOptions {
   bool skip_bad = false;
   int64_t limit = 0;
   bool wrap = false;
+  bool reads_only = false;
+  std::string device;
+  bool per_device = false;
   std::string policy = "sptf";
   bool json = false;
   std::string per_request_csv;
+  // Pool targets only.
+  int ashift = 12;
+  std::string profile = std::string(kDefaultProfile);
+  std::vector<std::string> set;
+  std::string volblocksize;
+  std::string volsize;
+  std::string layout = "sequential";
+  std::string primarycache = "all";
+  std::string arc_max;
+  std::string l2arc;
+  uint64_t seed = 1;
+  std::vector<const CLI::Option*> pool_only;  // given with a drive target: an error
+  const CLI::Option* policy_option = nullptr;
 };
 
 void WriteCsvHeader(std::ostream& out) {
@@ -69,121 +95,223 @@ double Pct(int64_t part, int64_t whole) {
   return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
-// Numbers that may be undefined (no measured latencies) are null in JSON.
-nlohmann::ordered_json NumberOrNull(double v) {
-  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+// "16K", "3G": the largest binary unit that divides `bytes` exactly.
+std::string SizeText(int64_t bytes) {
+  static constexpr const char* kUnits[] = {"", "K", "M", "G", "T"};
+  int unit = 0;
+  while (unit < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    ++unit;
+  }
+  return std::to_string(bytes) + kUnits[unit];
 }
+
+// What the output says about the target, drive or pool.
+struct TargetInfo {
+  std::string name;         // drive name or canonical pool spec
+  std::string description;  // the "target" line of the table
+  const char* kind = "drive";
+};
 
 struct RunInfo {
   const ReplayCliOptions& opt;
-  const TraceReader& trace;
-  const DriveSpec& drive;
-  const Device& device;
+  TraceFormat format;
+  const TraceReadStats& stats;
+  const TargetInfo& target;
+  int64_t capacity_bytes = 0;
+  int64_t sector_bytes = 0;
   const ReplayOptions& replay;
   const ReplayResult& r;
+  const PoolReplayResult* pool = nullptr;  // pool targets only
 };
 
 std::string WrapNote(const RunInfo& x) {
   return std::to_string(x.r.wrapped) + " of " + std::to_string(x.r.requests) + " requests (" +
-         Fixed(Pct(x.r.wrapped, x.r.requests), 1) + " %) lay past the end of " + x.drive.name + " (" +
-         Fixed(static_cast<double>(x.device.capacity_bytes()) / 1e9, 1) +
-         " GB) and were wrapped modulo its capacity (--wrap): the traced volume is larger than the drive, "
+         Fixed(Pct(x.r.wrapped, x.r.requests), 1) + " %) lay past the end of " + x.target.name + " (" +
+         Fixed(static_cast<double>(x.capacity_bytes) / 1e9, 1) +
+         " GB) and were wrapped modulo its capacity (--wrap): the traced volume is larger than the target, "
          "so seek distances differ from the original's";
 }
 
+std::string DevicesNote(const RunInfo& x) {
+  return "the trace holds " + std::to_string(x.r.devices_seen) + " devices, all replayed onto " + x.target.name +
+         " (--device N replays one, --per-device compares each)";
+}
+
 void PrintJson(const RunInfo& x) {
-  const ReplayResult& r = x.r;
-  const bool measured = r.measured_requests > 0;
-  const double none = std::numeric_limits<double>::quiet_NaN();
-  nlohmann::ordered_json j;
-  j["trace"] = x.opt.trace_path;
-  j["format"] = TraceFormatName(x.trace.format());
-  j["target"] = x.drive.name;
-  j["mode"] = ReplayModeName(x.replay);
-  j["speed"] = x.replay.speed;
-  j["requests"] = r.requests;
-  j["reads"] = r.reads;
-  j["writes"] = r.writes;
-  j["bytes"] = r.bytes;
-  j["elapsed_s"] = NsToSec(r.end_ns);
-  j["mb_s"] = r.mb_s;
-  j["iops"] = r.iops;
-  j["sim_mean_ms"] = r.simulated.mean_ms;
-  j["sim_p50_ms"] = r.simulated.p50_ms;
-  j["sim_p90_ms"] = r.simulated.p90_ms;
-  j["sim_p99_ms"] = r.simulated.p99_ms;
-  j["measured_requests"] = r.measured_requests;
-  j["measured_mean_ms"] = NumberOrNull(measured ? r.measured.mean_ms : none);
-  j["measured_p50_ms"] = NumberOrNull(measured ? r.measured.p50_ms : none);
-  j["measured_p90_ms"] = NumberOrNull(measured ? r.measured.p90_ms : none);
-  j["measured_p99_ms"] = NumberOrNull(measured ? r.measured.p99_ms : none);
-  j["sim_mean_of_measured_ms"] = NumberOrNull(measured ? r.simulated_measured.mean_ms : none);
-  j["demerit_ms"] = NumberOrNull(r.demerit_ms);
-  j["demerit_pct"] = NumberOrNull(r.demerit_pct);
-  j["mean_error_pct"] = NumberOrNull(r.mean_error_pct);
-  j["skipped"] = x.trace.stats().skipped;
-  j["ignored"] = x.trace.stats().ignored;
-  j["unmatched"] = x.trace.stats().unmatched;
-  j["wrapped"] = r.wrapped;
-  j["realigned"] = r.realigned;
-  j["max_waiting"] = r.max_waiting;
-  j["exact_quantiles"] = r.exact_quantiles;
-  j["wall_seconds"] = r.wall_seconds;
-  std::cout << j.dump(2) << "\n";
+  ReplaySummary summary{x.opt.trace_path, x.format, x.stats, x.target.name, x.target.kind, x.replay, x.r, x.pool};
+  std::cout << ReplaySummaryJson(summary).dump(2) << "\n";
+}
+
+// One line of the comparison table: requests, measured and simulated mean, mean error, demerit.
+void PrintComparisonRow(const std::string& label, const ReplayComparison& c) {
+  if (c.requests == 0) return;
+  if (c.measured_requests == 0) {
+    std::printf("  %-10s %9lld %12s %12s\n", label.c_str(), static_cast<long long>(c.requests), "-",
+                Fixed(c.simulated.mean_ms, 4).c_str());
+    return;
+  }
+  std::printf("  %-10s %9lld %12s %12s %+11.1f %% %12s\n", label.c_str(), static_cast<long long>(c.requests),
+              Fixed(c.measured.mean_ms, 4).c_str(), Fixed(c.simulated_measured.mean_ms, 4).c_str(),
+              c.mean_error_pct, Fixed(c.demerit_ms, 4).c_str());
 }
 
 void PrintTable(const RunInfo& x) {
   const ReplayResult& r = x.r;
-  const TraceReadStats& s = x.trace.stats();
+  const TraceReadStats& s = x.stats;
   std::printf("trace      %s (%s): %lld requests (%lld reads, %lld writes)\n", x.opt.trace_path.c_str(),
-              TraceFormatName(x.trace.format()), static_cast<long long>(r.requests),
-              static_cast<long long>(r.reads), static_cast<long long>(r.writes));
+              TraceFormatName(x.format), static_cast<long long>(r.requests), static_cast<long long>(r.reads),
+              static_cast<long long>(r.writes));
   if (s.skipped > 0 || s.ignored > 0 || s.unmatched > 0) {
     std::printf("           %lld malformed lines skipped, %lld requests without data or of other kinds ignored, "
                 "%lld unmatched events\n",
                 static_cast<long long>(s.skipped), static_cast<long long>(s.ignored),
                 static_cast<long long>(s.unmatched));
   }
-  std::printf("target     %s (%s, %.1f GB, queue depth %d)\n", x.drive.name.c_str(),
-              x.device.is_rotational() ? "hdd" : "ssd", static_cast<double>(x.device.capacity_bytes()) / 1e9,
-              x.device.queue_depth());
+  if (r.skipped_writes > 0) {
+    std::printf("           %lld writes passed over (--reads-only)\n", static_cast<long long>(r.skipped_writes));
+  }
+  if (r.other_devices > 0) {
+    std::printf("           %lld requests of other devices passed over (--device %s)\n",
+                static_cast<long long>(r.other_devices), x.opt.device.c_str());
+  }
+  std::printf("target     %s\n", x.target.description.c_str());
   std::printf("mode       %s", ReplayModeName(x.replay).c_str());
   if (x.replay.mode == ReplayMode::kOpen) std::printf(" (speed %g)", x.replay.speed);
   std::printf("\n");
+  if (r.devices_seen > 1 && x.replay.device < 0) std::printf("note       %s\n", DevicesNote(x).c_str());
   if (r.wrapped > 0) std::printf("note       %s\n", WrapNote(x).c_str());
   if (r.realigned > 0) {
     std::printf("note       %lld requests were widened to whole %lld-byte sectors\n",
-                static_cast<long long>(r.realigned), static_cast<long long>(x.device.sector_bytes()));
+                static_cast<long long>(r.realigned), static_cast<long long>(x.sector_bytes));
   }
-  std::printf("simulated  %.3f s: %.2f MB/s, %.1f IOPS (at most %lld requests waiting for the drive)\n\n",
+  std::printf("simulated  %.3f s: %.2f MB/s, %.1f IOPS (at most %lld requests waiting for the target)\n",
               NsToSec(r.end_ns), r.mb_s, r.iops, static_cast<long long>(r.max_waiting));
+  if (x.pool != nullptr) {
+    std::printf("zvol       ARC hits %.1f %% of demand block reads, %.1f MB read from disks for %.1f MB asked\n",
+                x.pool->arc_hit_pct, static_cast<double>(x.pool->disk_bytes_read) / 1e6,
+                static_cast<double>(r.bytes) / 1e6);
+  }
+  std::printf("\n");
 
-  if (r.measured_requests == 0) {
+  const ReplayComparison& a = r.all;
+  if (a.measured_requests == 0) {
     std::printf("  %-6s %12s\n", "ms", "simulated");
     const auto row = [](const char* label, double v) { std::printf("  %-6s %12s\n", label, Fixed(v, 4).c_str()); };
-    row("mean", r.simulated.mean_ms);
-    row("p50", r.simulated.p50_ms);
-    row("p90", r.simulated.p90_ms);
-    row("p99", r.simulated.p99_ms);
+    row("mean", a.simulated.mean_ms);
+    row("p50", a.simulated.p50_ms);
+    row("p90", a.simulated.p90_ms);
+    row("p99", a.simulated.p99_ms);
     std::printf("\nthe trace carries no measured latencies: nothing to compare\n");
   } else {
     std::printf("  %-6s %12s %12s", "ms", "measured", "simulated");
-    if (r.measured_requests != r.requests) {
-      std::printf("   (over the %lld requests with a measured latency)", static_cast<long long>(r.measured_requests));
+    if (a.measured_requests != a.requests) {
+      std::printf("   (over the %lld requests with a measured latency)", static_cast<long long>(a.measured_requests));
     }
     std::printf("\n");
     const auto row = [](const char* label, double m, double v) {
       std::printf("  %-6s %12s %12s\n", label, Fixed(m, 4).c_str(), Fixed(v, 4).c_str());
     };
-    row("mean", r.measured.mean_ms, r.simulated_measured.mean_ms);
-    row("p50", r.measured.p50_ms, r.simulated_measured.p50_ms);
-    row("p90", r.measured.p90_ms, r.simulated_measured.p90_ms);
-    row("p99", r.measured.p99_ms, r.simulated_measured.p99_ms);
-    std::printf("\nmean error  %+.2f %%\n", r.mean_error_pct);
-    std::printf("demerit     %.4f ms (%.2f %% of the measured mean)\n", r.demerit_ms, r.demerit_pct);
+    row("mean", a.measured.mean_ms, a.simulated_measured.mean_ms);
+    row("p50", a.measured.p50_ms, a.simulated_measured.p50_ms);
+    row("p90", a.measured.p90_ms, a.simulated_measured.p90_ms);
+    row("p99", a.measured.p99_ms, a.simulated_measured.p99_ms);
+    std::printf("\nmean error  %+.2f %%\n", a.mean_error_pct);
+    std::printf("demerit     %.4f ms (%.2f %% of the measured mean)\n", a.demerit_ms, a.demerit_pct);
+  }
+  const bool split = r.reads > 0 && r.writes > 0;
+  if (split || x.replay.per_device) {
+    std::printf("\n  %-10s %9s %12s %12s %13s %12s\n", "", "requests", "measured ms", "sim ms", "mean error",
+                "demerit ms");
+    PrintComparisonRow("reads", r.read);
+    PrintComparisonRow("writes", r.write);
+    for (const ReplayDeviceComparison& d : r.devices) {
+      PrintComparisonRow("dev " + FormatTraceDevice(x.format, d.device), d.comparison);
+    }
   }
   if (!r.exact_quantiles) std::printf("(quantiles from a log histogram, resolution 0.025 %%)\n");
+  if (x.pool != nullptr) std::printf("\n%s", FormatDiskTable(x.pool->disks).c_str());
   std::printf("wall time   %.4f s\n", r.wall_seconds);
+}
+
+std::unique_ptr<AtomicFile> OpenCsv(const ReplayCliOptions& opt, ReplayRequestCallback& on_request) {
+  if (opt.per_request_csv.empty()) return nullptr;
+  auto csv = std::make_unique<AtomicFile>(opt.per_request_csv);
+  WriteCsvHeader(csv->stream());
+  AtomicFile* file = csv.get();
+  on_request = [file](const ReplayRequestResult& r) { WriteCsvRow(file->stream(), r); };
+  return csv;
+}
+
+void Report(const RunInfo& info) {
+  if (info.stats.skipped > 0) {
+    std::cerr << "ziosim: note: skipped " << info.stats.skipped << " malformed line"
+              << (info.stats.skipped == 1 ? "" : "s") << " (--skip-bad); the first: " << info.stats.first_skipped
+              << "\n";
+  }
+  if (info.opt.json) {
+    if (info.r.wrapped > 0) std::cerr << "ziosim: note: " << WrapNote(info) << "\n";
+    if (info.r.devices_seen > 1 && info.replay.device < 0) std::cerr << "ziosim: note: " << DevicesNote(info) << "\n";
+    PrintJson(info);
+  } else {
+    PrintTable(info);
+  }
+}
+
+void RunOnDrive(const ReplayCliOptions& opt, const ReplayOptions& replay, TraceFormat format) {
+  const QueuePolicy policy = ParseQueuePolicy(opt.policy);
+  // The trace is opened (and its format told) before the drive is built, so
+  // that a wrong file is reported first.
+  TraceReaderOptions reader_options;
+  reader_options.skip_bad = opt.skip_bad;
+  std::unique_ptr<TraceReader> trace = OpenTrace(opt.trace_path, format, reader_options);
+  const DriveSpec drive = ResolveDrive(opt.target);
+  Simulation sim;
+  std::unique_ptr<Device> device = MakeDevice(&sim, drive.name, drive, policy);
+
+  ReplayRequestCallback on_request;
+  std::unique_ptr<AtomicFile> csv = OpenCsv(opt, on_request);
+  const ReplayResult result = ReplayTrace(*trace, *device, sim, replay, on_request);
+  if (csv) csv->Commit();
+
+  TargetInfo target;
+  target.name = drive.name;
+  target.description = drive.name + " (" + (device->is_rotational() ? "hdd" : "ssd") + ", " +
+                       Fixed(static_cast<double>(device->capacity_bytes()) / 1e9, 1) + " GB, queue depth " +
+                       std::to_string(device->queue_depth()) + ")";
+  Report(RunInfo{opt, trace->format(), trace->stats(), target, device->capacity_bytes(), device->sector_bytes(),
+                 replay, result});
+}
+
+void RunOnPool(const ReplayCliOptions& opt, const ReplayOptions& replay, TraceFormat format) {
+  PoolReplayOptions o;
+  o.pool = opt.target;
+  o.ashift = opt.ashift;
+  o.profile = opt.profile;
+  o.settings = ParseSettings(opt.set);
+  if (!opt.volblocksize.empty()) o.volblocksize = ParsePositiveSize(opt.volblocksize, "--volblocksize");
+  if (!opt.volsize.empty()) o.volsize = ParsePositiveSize(opt.volsize, "--volsize");
+  o.layout = opt.layout;
+  o.primarycache = opt.primarycache;
+  if (!opt.arc_max.empty()) o.arc_max = ParsePositiveSize(opt.arc_max, "--arc-max");
+  o.l2arc = opt.l2arc;
+  o.seed = opt.seed;
+  TraceReaderOptions reader_options;
+  reader_options.skip_bad = opt.skip_bad;
+
+  ReplayRequestCallback on_request;
+  std::unique_ptr<AtomicFile> csv = OpenCsv(opt, on_request);
+  const PoolReplayResult result = ReplayTraceOnPool(opt.trace_path, format, reader_options, o, replay, on_request);
+  if (csv) csv->Commit();
+
+  TargetInfo target;
+  target.kind = "pool";
+  target.name = result.pool;
+  target.description = "pool \"" + result.pool + "\" (profile " + opt.profile + "): a zvol of " +
+                       Fixed(static_cast<double>(result.volsize) / 1e9, 2) + " GB, volblocksize " + SizeText(result.volblocksize) +
+                       ", layout " + opt.layout + ", primarycache " + opt.primarycache;
+  Report(RunInfo{opt, result.format, result.trace_stats, target, result.volsize, 512, replay, result.replay,
+                 &result});
 }
 
 void RunReplay(const ReplayCliOptions& opt) {
@@ -195,40 +323,26 @@ void RunReplay(const ReplayCliOptions& opt) {
   replay.speed = opt.speed;
   replay.limit = opt.limit;
   replay.wrap = opt.wrap;
+  replay.reads_only = opt.reads_only;
+  replay.per_device = opt.per_device;
+  if (!opt.device.empty()) replay.device = ParseTraceDevice(opt.device);
   if (opt.limit < 0) throw InputError("--limit: must not be negative (got " + std::to_string(opt.limit) + ")");
-  const QueuePolicy policy = ParseQueuePolicy(opt.policy);
+  const TraceFormat format = ParseTraceFormat(opt.format);
 
-  // The trace is opened (and its format told) before the drive is built, so
-  // that a wrong file is reported first.
-  TraceReaderOptions reader_options;
-  reader_options.skip_bad = opt.skip_bad;
-  std::unique_ptr<TraceReader> trace = OpenTrace(opt.trace_path, ParseTraceFormat(opt.format), reader_options);
-  const DriveSpec drive = ResolveDrive(opt.target);
-  Simulation sim;
-  std::unique_ptr<Device> device = MakeDevice(&sim, drive.name, drive, policy);
-
-  std::unique_ptr<AtomicFile> csv;
-  ReplayRequestCallback on_request;
-  if (!opt.per_request_csv.empty()) {
-    csv = std::make_unique<AtomicFile>(opt.per_request_csv);
-    WriteCsvHeader(csv->stream());
-    on_request = [&csv](const ReplayRequestResult& r) { WriteCsvRow(csv->stream(), r); };
+  if (IsPoolTarget(opt.target)) {
+    if (opt.policy_option->count() > 0) {
+      throw InputError("--policy: only applies to a drive target (a pool's disks reorder as the pool model says)");
+    }
+    RunOnPool(opt, replay, format);
+    return;
   }
-  const ReplayResult result = ReplayTrace(*trace, *device, sim, replay, on_request);
-  if (csv) csv->Commit();
-
-  const RunInfo info{opt, *trace, drive, *device, replay, result};
-  const TraceReadStats& stats = trace->stats();
-  if (stats.skipped > 0) {
-    std::cerr << "ziosim: note: skipped " << stats.skipped << " malformed line" << (stats.skipped == 1 ? "" : "s")
-              << " (--skip-bad); the first: " << stats.first_skipped << "\n";
+  for (const CLI::Option* o : opt.pool_only) {
+    if (o->count() > 0) {
+      throw InputError(o->get_name() + ": applies to a pool target, and --target " + opt.target +
+                       " is a drive (write 1x" + opt.target + " for a one-disk pool)");
+    }
   }
-  if (opt.json) {
-    if (result.wrapped > 0) std::cerr << "ziosim: note: " << WrapNote(info) << "\n";
-    PrintJson(info);
-  } else {
-    PrintTable(info);
-  }
+  RunOnDrive(opt, replay, format);
 }
 
 }  // namespace
@@ -238,9 +352,12 @@ void AddReplayCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "replay",
       "Replay a block trace (DiskSim, blkparse, fio, MSR, SPC, tracefs, CloudPhysics) on one simulated drive "
-      "and compare with the latencies the trace measured");
+      "or a zvol of a pool, and compare with the latencies the trace measured");
   cmd->add_option("trace", opt->trace_path, "Trace file (plain or gzip)")->required();
-  cmd->add_option("--target", opt->target, "Catalog name, a .toml drive file, or disksim:FILE.parv")->required();
+  cmd->add_option("--target", opt->target,
+                  "A drive (catalog name, a .toml drive file, or disksim:FILE.parv), or a pool in zpool syntax "
+                  "(\"mirror 2xwd-re4-1tb\", 1xDRIVE for one disk): the trace is then replayed on a zvol")
+      ->required();
   cmd->add_option("--mode", opt->mode,
                   "open (recorded arrival times), closed:N (N outstanding), or validate (one outstanding, "
                   "the trace's idle time between completion and next issue)")
@@ -251,12 +368,32 @@ void AddReplayCommand(CLI::App& app) {
   cmd->add_flag("--skip-bad", opt->skip_bad, "Skip malformed lines (and count them) instead of stopping");
   cmd->add_option("--limit", opt->limit, "Replay at most this many requests (0: all)")->capture_default_str();
   cmd->add_flag("--wrap", opt->wrap,
-                "Wrap requests beyond the drive's capacity modulo the capacity (otherwise they are an error)");
-  cmd->add_option("--policy", opt->policy, "HDD queue policy: sptf (NCQ reordering) or fifo")
-      ->capture_default_str();
+                "Wrap requests beyond the target's capacity modulo the capacity (otherwise they are an error)");
+  cmd->add_flag("--reads-only", opt->reads_only, "Pass over the trace's writes (counted) and replay its reads");
+  cmd->add_option("--device", opt->device,
+                  "Replay only this traced device (MSR DiskNumber, blkparse MAJOR,MINOR, DiskSim devno, SPC ASU)");
+  cmd->add_flag("--per-device", opt->per_device, "Also compare latencies per traced device");
+  opt->policy_option = cmd->add_option("--policy", opt->policy, "Drive target: HDD queue policy, sptf (NCQ "
+                                                                "reordering) or fifo")
+                           ->capture_default_str();
   cmd->add_flag("--json", opt->json, "Print the results as one JSON object");
   cmd->add_option("--per-request", opt->per_request_csv,
                   "Write one CSV row per request (arrival, issue, completion, simulated and measured latency)");
+  opt->pool_only = {
+      cmd->add_option("--ashift", opt->ashift, "Pool: sector shift (9 or 12)")->capture_default_str(),
+      cmd->add_option("--profile", opt->profile, "Pool: era profile (see `ziosim profiles`)")->capture_default_str(),
+      cmd->add_option("--set", opt->set, "Pool: tunable NAME=VALUE (repeatable)"),
+      cmd->add_option("--volblocksize", opt->volblocksize,
+                      "Pool: the zvol's block size (default: the era's, 16K from OpenZFS 2.2, 8K before)"),
+      cmd->add_option("--volsize", opt->volsize, "Pool: the zvol's size (default: what the trace reaches)"),
+      cmd->add_option("--layout", opt->layout,
+                      "Pool: how the zvol was written: sequential, writers:N, shuffle:K, fragmented:PCT, sendrecv")
+          ->capture_default_str(),
+      cmd->add_option("--primarycache", opt->primarycache, "Pool: all, metadata or none")->capture_default_str(),
+      cmd->add_option("--arc-max", opt->arc_max, "Pool: ARC size limit (K/M/G suffixes; default zfs_arc_max)"),
+      cmd->add_option("--l2arc", opt->l2arc, "Pool: cache device drive (L2ARC)"),
+      cmd->add_option("--seed", opt->seed, "Pool: random seed of the layout")->capture_default_str(),
+  };
   cmd->callback([opt, speed] {
     opt->speed_given = speed->count() > 0;
     RunReplay(*opt);

@@ -29,6 +29,9 @@ namespace ziosim {
 namespace {
 
 constexpr int64_t kSectorBytes = 512;
+// A Linux dev_t holds a 12-bit major and a 20-bit minor (kdev_t.h, MINORBITS).
+constexpr int64_t kMaxMajor = int64_t{1} << 12;
+constexpr int64_t kMaxMinor = int64_t{1} << 20;
 // Outstanding D events held at most; beyond this the oldest is given up on.
 constexpr size_t kMaxPending = 1 << 16;
 constexpr const char* kMissing =
@@ -70,6 +73,9 @@ class BlkparseReader final : public LineTraceReader {
     }
     const int64_t major = fields.Integer("device", t_[0].substr(0, comma), 0);
     const int64_t minor = fields.Integer("device", t_[0].substr(comma + 1), 0);
+    if (major >= kMaxMajor || minor >= kMaxMinor) {
+      fields.Fail("device", "'" + std::string(t_[0]) + "' is not a Linux device number (major < 4096, minor < 2^20)");
+    }
     if (t_.size() < 6) fields.Fail(kFieldNames[t_.size()], kMissing);
     const std::string_view action = t_[5];
     if (action != "D" && action != "C") return;
@@ -90,7 +96,7 @@ class BlkparseReader final : public LineTraceReader {
     if (t_.size() < 10) fields.Fail("nsectors", kMissing);
     if (t_[8] != "+") fields.Fail("nsectors", "expected '+ COUNT' after the sector, got '" + std::string(t_[8]) + "'");
     const int64_t nsectors = fields.Integer("nsectors", t_[9], 0);
-    const Key key{major * 1'000'000 + minor, sector};
+    const Key key{MakeTraceDevice(major, minor), sector};
     if (action == "D") {
       TraceRecord r;
       r.time_ns = time;
@@ -98,6 +104,7 @@ class BlkparseReader final : public LineTraceReader {
       r.offset_bytes = fields.Scaled("sector", sector, kSectorBytes);
       r.size_bytes = fields.Scaled("nsectors", nsectors, kSectorBytes);
       r.line = fields.line();
+      r.device = key.device;
       if (kind == RwbsKind::kNoData || nsectors == 0) {
         ++stats_.ignored;
         return;

@@ -31,7 +31,7 @@ class DisksimAsciiReader final : public LineTraceReader {
     }
     TraceRecord r;
     r.time_ns = fields.Time("time", tokens_[0], 6, "milliseconds");
-    fields.Integer("devno", tokens_[1], 0);
+    r.device = fields.Integer("devno", tokens_[1], 0);
     r.offset_bytes = fields.Scaled("blkno", fields.Integer("blkno", tokens_[2], 0), kBlockBytes);
     r.size_bytes = fields.Scaled("nsectors", fields.Integer("nsectors", tokens_[3], 1), kBlockBytes);
     r.op = (fields.Hex("flags", tokens_[4]) & 0x1) != 0 ? IoOp::kRead : IoOp::kWrite;

@@ -7,8 +7,8 @@
 // "Write", Offset and Size bytes, ResponseTime the measured response time in
 // 100 ns units (from the request's issue to its completion, as the Windows
 // block layer saw it). Arrival times are counted from the first request's
-// Timestamp. All disk numbers are replayed onto the one target drive. Times
-// must not go backwards.
+// Timestamp. All disk numbers are replayed onto the one target drive unless the
+// replay picks one (--device). Times must not go backwards.
 #include "sim/core/text.h"
 #include "sim/trace/line_trace_reader.h"
 
@@ -32,7 +32,7 @@ class MsrReader final : public LineTraceReader {
     if (f_.size() > 7) fields.Fail("ResponseTime", "unexpected text after the last field: '" + std::string(f_[7]) + "'");
     const int64_t ticks = fields.Integer("Timestamp", f_[0], 0);
     if (f_[1].empty()) fields.Fail("Hostname", "empty");
-    fields.Integer("DiskNumber", f_[2], 0);
+    const int64_t disk = fields.Integer("DiskNumber", f_[2], 0);
     const std::string type = Lower(f_[3]);
     if (type != "read" && type != "write") {
       fields.Fail("Type", "expected Read or Write, got '" + std::string(f_[3]) + "'");
@@ -43,6 +43,7 @@ class MsrReader final : public LineTraceReader {
     r.size_bytes = fields.Integer("Size", f_[5], 0);
     r.measured_latency_ns = fields.Scaled("ResponseTime", fields.Integer("ResponseTime", f_[6], 0), kTickNs);
     r.line = fields.line();
+    r.device = disk;
     if (!have_origin_) {
       origin_ticks_ = ticks;
       have_origin_ = true;

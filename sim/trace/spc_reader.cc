@@ -7,7 +7,8 @@
 // ASU is the application storage unit (a device), LBA the first 512-byte
 // block, Size bytes, Opcode r/R (read) or w/W (write), Timestamp seconds since
 // the trace began (fractional). Blanks around fields are allowed (rev. 1.0.1).
-// All ASUs are replayed onto the one target drive, each at its own LBAs.
+// All ASUs are replayed onto the one target drive, each at its own LBAs
+// (unless the replay picks one, --device).
 // Times must not go backwards.
 #include "sim/trace/line_trace_reader.h"
 
@@ -27,8 +28,8 @@ class SpcReader final : public LineTraceReader {
   void ProcessLine(std::string_view text, const FieldParser& fields) override {
     SplitCommas(text, f_);
     if (f_.size() < 5) fields.Fail(kNames[f_.size()], kMissing);
-    fields.Integer("ASU", f_[0], 0);
     TraceRecord r;
+    r.device = fields.Integer("ASU", f_[0], 0);
     r.offset_bytes = fields.Scaled("LBA", fields.Integer("LBA", f_[1], 0), kBlockBytes);
     r.size_bytes = fields.Integer("Size", f_[2], 0);
     const std::string_view op = f_[3];

@@ -164,6 +164,29 @@ TraceFormat ParseTraceFormat(std::string_view text) {
   throw InputError("--format: unknown trace format '" + std::string(text) + "' (one of: " + TraceFormatList() + ")");
 }
 
+std::string FormatTraceDevice(TraceFormat format, int64_t device) {
+  if (format == TraceFormat::kBlkparse) {
+    return std::to_string(device >> 20) + "," + std::to_string(device & ((int64_t{1} << 20) - 1));
+  }
+  return std::to_string(device);
+}
+
+int64_t ParseTraceDevice(std::string_view text) {
+  const auto number = [&](std::string_view t, int64_t max) {
+    int64_t v = -1;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || v < 0 || v > max) {
+      throw InputError("--device: expected a device number or MAJOR,MINOR (blkparse), got '" + std::string(text) +
+                       "'");
+    }
+    return v;
+  };
+  const size_t comma = text.find(',');
+  if (comma == std::string_view::npos) return number(text, std::numeric_limits<int64_t>::max());
+  return MakeTraceDevice(number(text.substr(0, comma), (int64_t{1} << 12) - 1),
+                         number(text.substr(comma + 1), (int64_t{1} << 20) - 1));
+}
+
 // ---------------------------------------------------------------- splitting
 
 bool IsTraceSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
@@ -199,7 +222,7 @@ void SplitCommas(std::string_view text, std::vector<std::string_view>& out) {
 // ---------------------------------------------------------------- FieldParser
 
 void FieldParser::Fail(std::string_view field, const std::string& what) const {
-  throw InputError(file_, line_, "field " + std::string(field) + ": " + what);
+  throw InputError(file_, line_, "field " + std::string(field) + ": " + Printable(what));
 }
 
 int64_t FieldParser::Integer(std::string_view field, std::string_view token, int64_t min) const {
@@ -329,7 +352,7 @@ TraceFormat DetectTraceFormat(const std::string& path) {
     if (IsBlankLine(text)) continue;
     const TraceFormat format = DetectFromLine(text);
     if (format == TraceFormat::kAuto) {
-      std::string shown(Trim(text).substr(0, 80));
+      const std::string shown = Printable(Trim(text).substr(0, 80));
       throw InputError(path, reader.line_number(),
                        "cannot tell the trace format from this line ('" + shown + "'); pass --format (one of: " +
                            TraceFormatList() + ")");

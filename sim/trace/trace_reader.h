@@ -47,7 +47,16 @@ struct TraceRecord {
   // to the next one's issue; -1 when the trace has none.
   SimTime think_ns = -1;
   int line = 0;  // 1-based line of the request in the trace (blkparse: its D event)
+  // Which traced device the request went to: MSR DiskNumber, blkparse
+  // MAJOR,MINOR as the kernel's dev_t (MakeTraceDevice), DiskSim ascii devno,
+  // SPC ASU; 0 in the formats that trace one device.
+  int64_t device = 0;
 };
+
+// blkparse's MAJOR,MINOR as the kernel packs a dev_t (MKDEV: 20 minor bits),
+// which is also how blktrace's binary records store it.
+constexpr int64_t MakeTraceDevice(int64_t major, int64_t minor) { return (major << 20) | minor; }
+
 
 enum class TraceFormat {
   kAuto,
@@ -69,6 +78,11 @@ const char* TraceFormatName(TraceFormat format);
 TraceFormat ParseTraceFormat(std::string_view text);
 // "validate, ascii, ..." for help texts and messages.
 std::string TraceFormatList();
+
+// "8,16" for a blkparse device, the number otherwise.
+std::string FormatTraceDevice(TraceFormat format, int64_t device);
+// Reads --device: a number, or MAJOR,MINOR (blkparse). Throws InputError naming --device.
+int64_t ParseTraceDevice(std::string_view text);
 
 // fio latency logs are sorted back into arrival order within this much trace time.
 inline constexpr SimTime kFioLatReorderWindowNs = 10 * kNsPerSec;

@@ -7,10 +7,12 @@
 #include <cmath>
 #include <deque>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/stats/run_check.h"
 
 namespace ziosim {
 namespace {
@@ -160,38 +162,118 @@ double Demerit(LatencySeries& measured, LatencySeries& simulated) {
 
 // ---------------------------------------------------------------- the replay
 
-class ListenerScope {
- public:
-  ListenerScope(Device& dev, DeviceListener* listener) : dev_(dev) { dev_.set_listener(listener); }
-  ~ListenerScope() { dev_.set_listener(nullptr); }
-  ListenerScope(const ListenerScope&) = delete;
-  ListenerScope& operator=(const ListenerScope&) = delete;
-
- private:
-  Device& dev_;
-};
-
+// The series behind one ReplayComparison.
 struct Series {
   explicit Series(int64_t limit) : all(limit), simulated_measured(limit), measured(limit) {}
+  void Add(SimTime simulated_ns, SimTime measured_ns) {
+    all.Add(simulated_ns);
+    if (measured_ns >= 0) {
+      measured.Add(measured_ns);
+      simulated_measured.Add(simulated_ns);
+    }
+  }
+  bool exact() const { return all.exact() && measured.exact(); }
+  ReplayComparison Compare() {
+    ReplayComparison out;
+    out.requests = all.count();
+    out.simulated = Summarize(all);
+    out.measured_requests = measured.count();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    out.mean_error_pct = out.demerit_ms = out.demerit_pct = nan;
+    if (out.measured_requests == 0) return out;
+    out.measured = Summarize(measured);
+    out.simulated_measured = Summarize(simulated_measured);
+    out.demerit_ms = Demerit(measured, simulated_measured);
+    if (out.measured.mean_ms > 0) {
+      out.mean_error_pct = 100.0 * (out.simulated_measured.mean_ms - out.measured.mean_ms) / out.measured.mean_ms;
+      out.demerit_pct = 100.0 * out.demerit_ms / out.measured.mean_ms;
+    }
+    return out;
+  }
   LatencySeries all;
   LatencySeries simulated_measured;
   LatencySeries measured;
 };
 
-class Replayer final : public EventHandler, public DeviceListener {
+// Every series a replay keeps: all requests, reads, writes, and (per_device) each traced device.
+class Tally {
  public:
-  Replayer(TraceReader& trace, Device& dev, Simulation& sim, const ReplayOptions& options,
-           const ReplayRequestCallback& on_request, ReplayResult& out, Series& series)
+  explicit Tally(int64_t limit) : limit_(limit), all_(limit), read_(limit), write_(limit) {}
+  void Add(const TraceRecord& r, SimTime simulated_ns, bool per_device) {
+    all_.Add(simulated_ns, r.measured_latency_ns);
+    (r.op == IoOp::kWrite ? write_ : read_).Add(simulated_ns, r.measured_latency_ns);
+    if (!per_device) return;
+    auto it = devices_.find(r.device);
+    if (it == devices_.end()) it = devices_.emplace(r.device, Series(limit_)).first;
+    it->second.Add(simulated_ns, r.measured_latency_ns);
+  }
+  void Fill(ReplayResult& out) {
+    out.exact_quantiles = all_.exact() && read_.exact() && write_.exact();
+    out.all = all_.Compare();
+    out.read = read_.Compare();
+    out.write = write_.Compare();
+    for (auto& [device, series] : devices_) {
+      out.exact_quantiles = out.exact_quantiles && series.exact();
+      out.devices.push_back(ReplayDeviceComparison{device, series.Compare()});
+    }
+  }
+
+ private:
+  int64_t limit_;
+  Series all_, read_, write_;
+  std::map<int64_t, Series> devices_;
+};
+
+// A drive as a replay target.
+class DeviceTarget final : public ReplayTarget, public DeviceListener {
+ public:
+  explicit DeviceTarget(Device& dev) : dev_(dev) {}
+  const std::string& name() const override { return dev_.name(); }
+  int64_t capacity_bytes() const override { return dev_.capacity_bytes(); }
+  int64_t sector_bytes() const override { return dev_.sector_bytes(); }
+  bool CanSubmit() const override { return dev_.in_device() < dev_.queue_depth(); }
+  void Submit(uint32_t tag, IoOp op, int64_t offset_bytes, int64_t size_bytes) override {
+    dev_.Submit(DeviceRequest{tag, offset_bytes, size_bytes, op});
+  }
+  void set_listener(ReplayTargetListener* listener) override {
+    listener_ = listener;
+    dev_.set_listener(listener != nullptr ? this : nullptr);
+  }
+  void Finish(SimTime now) override { dev_.FinishStats(now); }
+  void OnDeviceDone(const DeviceRequest& req, SimTime /*submitted*/, SimTime done) override {
+    listener_->OnTargetDone(static_cast<uint32_t>(req.tag), done);
+  }
+
+ private:
+  Device& dev_;
+  ReplayTargetListener* listener_ = nullptr;
+};
+
+class ListenerScope {
+ public:
+  ListenerScope(ReplayTarget& target, ReplayTargetListener* listener) : target_(target) {
+    target_.set_listener(listener);
+  }
+  ~ListenerScope() { target_.set_listener(nullptr); }
+  ListenerScope(const ListenerScope&) = delete;
+  ListenerScope& operator=(const ListenerScope&) = delete;
+
+ private:
+  ReplayTarget& target_;
+};
+
+class Replayer final : public EventHandler, public ReplayTargetListener {
+ public:
+  Replayer(TraceReader& trace, ReplayTarget& target, Simulation& sim, const ReplayOptions& options,
+           const ReplayRequestCallback& on_request, ReplayResult& out, Tally& tally)
       : trace_(trace),
-        dev_(dev),
+        target_(target),
         sim_(sim),
         options_(options),
         on_request_(on_request),
         out_(out),
-        series_(series),
-        slots_(static_cast<size_t>(std::max(dev.queue_depth(), 1))) {
-    for (size_t i = slots_.size(); i-- > 0;) free_.push_back(static_cast<uint32_t>(i));
-  }
+        tally_(tally),
+        refuses_writes_(target.refuses_writes()) {}
 
   void Start() {
     switch (options_.mode) {
@@ -225,14 +307,9 @@ class Replayer final : public EventHandler, public DeviceListener {
     }
   }
 
-  void OnDeviceDone(const DeviceRequest& req, SimTime /*submitted*/, SimTime done) override {
-    Request& q = slots_.at(static_cast<size_t>(req.tag));
-    const SimTime latency = done - q.arrival_ns;
-    series_.all.Add(latency);
-    if (q.record.measured_latency_ns >= 0) {
-      series_.measured.Add(q.record.measured_latency_ns);
-      series_.simulated_measured.Add(latency);
-    }
+  void OnTargetDone(uint32_t tag, SimTime done) override {
+    Request& q = slots_.at(tag);
+    tally_.Add(q.record, done - q.arrival_ns, options_.per_device);
     out_.end_ns = std::max(out_.end_ns, done);
     ++completed_;
     if (on_request_) {
@@ -240,7 +317,7 @@ class Replayer final : public EventHandler, public DeviceListener {
                                       done});
     }
     const TraceRecord finished = q.record;
-    free_.push_back(static_cast<uint32_t>(req.tag));
+    free_.push_back(tag);
     switch (options_.mode) {
       case ReplayMode::kOpen:
         break;
@@ -256,6 +333,8 @@ class Replayer final : public EventHandler, public DeviceListener {
 
   int64_t admitted() const { return admitted_; }
   int64_t completed() const { return completed_; }
+  // The trace is exhausted and every request it gave has completed.
+  bool finished() const { return exhausted_ && completed_ == admitted_; }
 
  private:
   static constexpr uint32_t kArrive = 0;
@@ -270,12 +349,35 @@ class Replayer final : public EventHandler, public DeviceListener {
     SimTime issued_ns = 0;
   };
 
-  // Reads the next record into next_; false at the end of the trace or the limit.
+  // Reads the next record to replay into next_ (passing over other devices'
+  // requests and, with reads_only, writes); false at the end of the trace or the limit.
   bool Fetch() {
-    if (options_.limit > 0 && fetched_ >= options_.limit) return false;
-    if (!trace_.Next(next_)) return false;
-    ++fetched_;
-    return true;
+    if (options_.limit > 0 && fetched_ >= options_.limit) return Exhausted();
+    while (trace_.Next(next_)) {
+      CountDevice(next_.device);
+      if (options_.device >= 0 && next_.device != options_.device) {
+        ++out_.other_devices;
+      } else if (options_.reads_only && next_.op == IoOp::kWrite) {
+        ++out_.skipped_writes;
+      } else {
+        ++fetched_;
+        return true;
+      }
+    }
+    return Exhausted();
+  }
+  bool Exhausted() {
+    exhausted_ = true;
+    return false;
+  }
+
+  void CountDevice(int64_t device) {
+    if (device == last_device_) return;
+    last_device_ = device;
+    const auto it = std::lower_bound(devices_.begin(), devices_.end(), device);
+    if (it != devices_.end() && *it == device) return;
+    devices_.insert(it, device);  // once per distinct device
+    out_.devices_seen = static_cast<int64_t>(devices_.size());
   }
 
   SimTime OpenArrival(const TraceRecord& r) const {
@@ -292,15 +394,15 @@ class Replayer final : public EventHandler, public DeviceListener {
     return 0;
   }
 
-  // Widens `q` to whole sectors and fits it into the device (or fails).
+  // Widens `q` to whole sectors and fits it into the target (or fails).
   void Place(Request& q) {
     const TraceRecord& r = q.record;
-    const int64_t sector = dev_.sector_bytes();
-    const int64_t capacity = dev_.capacity_bytes() / sector * sector;
+    const int64_t sector = target_.sector_bytes();
+    const int64_t capacity = target_.capacity_bytes() / sector * sector;
     if (r.size_bytes > capacity) {
       throw InputError(trace_.path(), r.line,
-                       "field size: " + std::to_string(r.size_bytes) + " bytes is more than all of " + dev_.name() +
-                           " (" + std::to_string(capacity) + " bytes)");
+                       "field size: " + std::to_string(r.size_bytes) + " bytes is more than all of " +
+                           target_.name() + " (" + std::to_string(capacity) + " bytes)");
     }
     int64_t offset = r.offset_bytes;
     bool wrapped = false;
@@ -308,9 +410,9 @@ class Replayer final : public EventHandler, public DeviceListener {
       if (!options_.wrap) {
         throw InputError(trace_.path(), r.line,
                          "field offset: " + std::to_string(r.size_bytes) + " bytes at offset " +
-                             std::to_string(r.offset_bytes) + " run past the end of " + dev_.name() + " (" +
+                             std::to_string(r.offset_bytes) + " run past the end of " + target_.name() + " (" +
                              std::to_string(capacity) +
-                             " bytes); pass --wrap to wrap offsets modulo the drive's capacity");
+                             " bytes); pass --wrap to wrap offsets modulo the target's capacity");
       }
       offset %= capacity;
       wrapped = true;
@@ -323,13 +425,16 @@ class Replayer final : public EventHandler, public DeviceListener {
     if (q.size_bytes > capacity) {
       throw InputError(trace_.path(), r.line,
                        "field size: " + std::to_string(r.size_bytes) + " bytes, widened to whole sectors, is more " +
-                           "than all of " + dev_.name() + " (" + std::to_string(capacity) + " bytes)");
+                           "than all of " + target_.name() + " (" + std::to_string(capacity) + " bytes)");
     }
     q.offset_bytes = std::min(begin, capacity - q.size_bytes);  // a wrapped request pulled back inside
     if (wrapped) ++out_.wrapped;
   }
 
   void Admit(const TraceRecord& r) {
+    if (r.op == IoOp::kWrite && !refuses_writes_.empty()) {
+      throw InputError(trace_.path(), r.line, "a write: " + refuses_writes_ + "; pass --reads-only to skip writes");
+    }
     Request q;
     q.record = r;
     q.index = admitted_++;
@@ -343,28 +448,36 @@ class Replayer final : public EventHandler, public DeviceListener {
   }
 
   void Dispatch() {
-    while (!waiting_.empty() && !free_.empty() && dev_.in_device() < dev_.queue_depth()) {
+    while (!waiting_.empty() && target_.CanSubmit()) {
+      if (free_.empty()) {  // grows to the most requests in the target at once, then stays
+        free_.push_back(static_cast<uint32_t>(slots_.size()));
+        slots_.emplace_back();
+      }
       const uint32_t slot = free_.back();
       free_.pop_back();
       Request& q = slots_[slot] = waiting_.front();
       waiting_.pop_front();
       q.issued_ns = sim_.now();
-      dev_.Submit(DeviceRequest{slot, q.offset_bytes, q.size_bytes, q.record.op});
+      target_.Submit(slot, q.record.op, q.offset_bytes, q.size_bytes);
     }
   }
 
   TraceReader& trace_;
-  Device& dev_;
+  ReplayTarget& target_;
   Simulation& sim_;
   const ReplayOptions& options_;
   const ReplayRequestCallback& on_request_;
   ReplayResult& out_;
-  Series& series_;
-  std::vector<Request> slots_;  // requests in the device, by tag
-  std::vector<uint32_t> free_;  // free tags
-  std::deque<Request> waiting_;  // arrived, not yet in the device
+  Tally& tally_;
+  const std::string refuses_writes_;
+  std::vector<Request> slots_;   // requests in the target, by tag
+  std::vector<uint32_t> free_;   // free tags
+  std::deque<Request> waiting_;  // arrived, not yet in the target
+  std::vector<int64_t> devices_;  // distinct traced devices, sorted
+  int64_t last_device_ = -1;
   TraceRecord next_;
   bool have_next_ = false;
+  bool exhausted_ = false;
   SimTime origin_ns_ = 0;
   int64_t fetched_ = 0;
   int64_t admitted_ = 0;
@@ -415,46 +528,50 @@ std::string ReplayModeName(const ReplayOptions& options) {
   return "?";
 }
 
-ReplayResult ReplayTrace(TraceReader& trace, Device& dev, Simulation& sim, const ReplayOptions& options,
+ReplayResult ReplayTrace(TraceReader& trace, ReplayTarget& target, Simulation& sim, const ReplayOptions& options,
                          const ReplayRequestCallback& on_request) {
   CheckOptions(options);
-  if (dev.in_device() != 0 || sim.now() != 0) throw std::logic_error("internal error: replay needs a fresh device");
+  if (sim.now() != 0) throw std::logic_error("internal error: replay needs a fresh simulation");
   ReplayResult out;
-  Series series(options.exact_sample_limit);
-  Replayer replayer(trace, dev, sim, options, on_request, out, series);
+  Tally tally(options.exact_sample_limit);
+  Replayer replayer(trace, target, sim, options, on_request, out, tally);
   {
-    ListenerScope scope(dev, &replayer);
+    ListenerScope scope(target, &replayer);
     const auto wall_start = std::chrono::steady_clock::now();
     replayer.Start();
-    sim.Run();
+    // Stepped rather than run dry: a pool's L2ARC feed keeps its own timer.
+    while (!replayer.finished() && sim.Step()) {
+    }
     out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   }
-  if (replayer.admitted() == 0) throw InputError(trace.path() + ": the trace holds no requests");
-  if (replayer.completed() != replayer.admitted()) {
-    throw std::logic_error("internal error: replay: " + dev.name() + " completed " +
+  if (replayer.admitted() == 0) {
+    std::string why;
+    if (out.other_devices > 0) why += ", " + std::to_string(out.other_devices) + " of other devices passed over";
+    if (out.skipped_writes > 0) why += ", " + std::to_string(out.skipped_writes) + " writes passed over";
+    throw InputError(trace.path() + ": the trace holds no requests" + (why.empty() ? "" : " to replay" + why));
+  }
+  if (!replayer.finished()) {
+    throw std::logic_error("internal error: replay: " + target.name() + " completed " +
                            std::to_string(replayer.completed()) + " of " + std::to_string(replayer.admitted()) +
                            " requests");
   }
-  dev.FinishStats(sim.now());
+  target.Finish(sim.now());
   out.requests = replayer.admitted();
   if (out.end_ns > 0) {
     out.mb_s = static_cast<double>(out.bytes) / NsToSec(out.end_ns) / 1e6;
     out.iops = static_cast<double>(out.requests) / NsToSec(out.end_ns);
   }
-  out.exact_quantiles = series.all.exact() && series.measured.exact();
-  out.simulated = Summarize(series.all);
-  out.measured_requests = series.measured.count();
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  out.mean_error_pct = out.demerit_ms = out.demerit_pct = nan;
-  if (out.measured_requests > 0) {
-    out.measured = Summarize(series.measured);
-    out.simulated_measured = Summarize(series.simulated_measured);
-    out.demerit_ms = Demerit(series.measured, series.simulated_measured);
-    if (out.measured.mean_ms > 0) {
-      out.mean_error_pct = 100.0 * (out.simulated_measured.mean_ms - out.measured.mean_ms) / out.measured.mean_ms;
-      out.demerit_pct = 100.0 * out.demerit_ms / out.measured.mean_ms;
-    }
-  }
+  tally.Fill(out);
+  return out;
+}
+
+ReplayResult ReplayTrace(TraceReader& trace, Device& dev, Simulation& sim, const ReplayOptions& options,
+                         const ReplayRequestCallback& on_request) {
+  if (dev.in_device() != 0) throw std::logic_error("internal error: replay needs a fresh device");
+  DeviceTarget target(dev);
+  ReplayResult out = ReplayTrace(trace, target, sim, options, on_request);
+  sim.CheckClock();  // the replay steps the loop itself
+  CheckDeviceAccounting(dev, sim.now());
   return out;
 }
 

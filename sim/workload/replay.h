@@ -1,6 +1,7 @@
-// Replays a block trace (any TraceReader) on one Device, streaming: records
-// are read as the simulation reaches them, so memory does not grow with the
-// trace (what does grow is noted below). Three ways to pace it:
+// Replays a block trace (any TraceReader) on one Device or a zvol on a pool
+// (a ReplayTarget), streaming: records are read as the simulation reaches
+// them, so memory does not grow with the trace (what does grow is noted
+// below). Three ways to pace it:
 //
 //   open       each request arrives at its recorded time (relative to the
 //              first request's), divided by `speed`; arrivals do not wait for
@@ -13,13 +14,17 @@
 //              next arrival - (this arrival + measured latency) when the trace
 //              measured this request (not below 0), else 0.
 //
-// Requests that the device cannot take yet (it holds queue_depth() commands)
-// wait in a FIFO in front of it; a request's simulated latency runs from its
-// arrival (entry into that FIFO) to its completion. Offsets and sizes are
-// widened to whole device sectors (counted in `realigned`). A request that
-// reaches past the device's capacity is an InputError naming its trace line,
+// Requests that the target cannot take yet (a drive holds queue_depth()
+// commands) wait in a FIFO in front of it; a request's simulated latency runs
+// from its arrival (entry into that FIFO) to its completion. Offsets and sizes
+// are widened to whole target sectors (counted in `realigned`). A request that
+// reaches past the target's capacity is an InputError naming its trace line,
 // unless `wrap` is set: then its offset is taken modulo the capacity (and
 // pulled back so that it ends inside) and it is counted in `wrapped`.
+//
+// Writes can be passed over (reads_only) and one traced device picked
+// (device); what is passed over is not replayed and does not count towards
+// `limit`.
 //
 // Latencies are kept exactly (8 bytes per request and series) up to
 // exact_sample_limit requests; past that each series moves into a log
@@ -32,6 +37,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/device/device.h"
 #include "sim/core/simulation.h"
@@ -47,7 +53,10 @@ struct ReplayOptions {
   int depth = 1;        // closed: requests kept outstanding (>= 1)
   double speed = 1.0;   // open: recorded inter-arrival times are divided by this (> 0)
   int64_t limit = 0;    // replay at most this many requests; 0: all
-  bool wrap = false;    // wrap offsets beyond the device modulo its capacity instead of failing
+  bool wrap = false;    // wrap offsets beyond the target modulo its capacity instead of failing
+  bool reads_only = false;  // pass over the trace's writes (counted in skipped_writes)
+  int64_t device = -1;      // replay only this traced device (TraceRecord::device); -1: all
+  bool per_device = false;  // also compare per traced device (ReplayResult::devices)
   int64_t exact_sample_limit = int64_t{1} << 20;  // latencies kept exactly up to this many per series
 };
 
@@ -57,17 +66,63 @@ void ParseReplayMode(std::string_view text, ReplayOptions& options);
 // "open", "closed:4", "validate".
 std::string ReplayModeName(const ReplayOptions& options);
 
+// What a replay drives: one drive (ReplayTrace on a Device) or a zvol on a
+// pool (pool_replay.h). The replay keeps requests the target cannot take yet
+// in a FIFO and tells it nothing else; the target reports each completion.
+class ReplayTargetListener {
+ public:
+  virtual ~ReplayTargetListener() = default;
+  virtual void OnTargetDone(uint32_t tag, SimTime done) = 0;
+};
+
+class ReplayTarget {
+ public:
+  virtual ~ReplayTarget() = default;
+  virtual const std::string& name() const = 0;
+  virtual int64_t capacity_bytes() const = 0;
+  virtual int64_t sector_bytes() const = 0;  // requests are widened to whole sectors
+  // Why a write cannot be replayed here (a one-line reason), or empty when it can.
+  virtual std::string refuses_writes() const { return {}; }
+  // Whether one more request may be submitted now.
+  virtual bool CanSubmit() const = 0;
+  // Starts a request; its completion goes to the listener with `tag`.
+  virtual void Submit(uint32_t tag, IoOp op, int64_t offset_bytes, int64_t size_bytes) = 0;
+  // Owns the completions while the replay runs (nullptr: released).
+  virtual void set_listener(ReplayTargetListener* listener) = 0;
+  // The replay is over at `now`: close busy-time accounting.
+  virtual void Finish(SimTime now) = 0;
+};
+
 // One replayed request, handed to the callback at its completion.
 struct ReplayRequestResult {
   int64_t index = 0;  // 0-based position among the replayed requests
   const TraceRecord* record = nullptr;
-  int64_t offset_bytes = 0;  // as submitted to the device (realigned, wrapped)
+  int64_t offset_bytes = 0;  // as submitted to the target (realigned, wrapped)
   int64_t size_bytes = 0;
   SimTime arrival_ns = 0;  // simulated time it arrived
-  SimTime issued_ns = 0;   // simulated time it entered the device
+  SimTime issued_ns = 0;   // simulated time it entered the target
   SimTime done_ns = 0;
 };
 using ReplayRequestCallback = std::function<void(const ReplayRequestResult&)>;
+
+// Simulated latencies of a set of requests and, over those whose trace line
+// carries a measured latency, the comparison with it; the relative figures
+// are NaN when there are none.
+struct ReplayComparison {
+  int64_t requests = 0;
+  LatencySummary simulated;
+  int64_t measured_requests = 0;
+  LatencySummary measured;
+  LatencySummary simulated_measured;  // the simulated latencies of those same requests
+  double mean_error_pct = 0;          // (simulated mean - measured mean) / measured mean
+  double demerit_ms = 0;
+  double demerit_pct = 0;  // of the measured mean
+};
+
+struct ReplayDeviceComparison {
+  int64_t device = 0;  // TraceRecord::device
+  ReplayComparison comparison;
+};
 
 struct ReplayResult {
   int64_t requests = 0;
@@ -75,28 +130,30 @@ struct ReplayResult {
   int64_t writes = 0;
   int64_t bytes = 0;
   int64_t wrapped = 0;    // requests moved by `wrap`
-  int64_t realigned = 0;  // requests widened to whole device sectors
+  int64_t realigned = 0;  // requests widened to whole target sectors
+  int64_t skipped_writes = 0;   // writes passed over (reads_only)
+  int64_t other_devices = 0;    // requests of other traced devices passed over (device)
+  int64_t devices_seen = 0;     // distinct traced devices among the records read
   SimTime end_ns = 0;     // last completion; the first request arrives at 0
   double mb_s = 0;        // bytes / end, 10^6 bytes per second
   double iops = 0;
-  LatencySummary simulated;  // every request
-  // Requests whose trace line carries a measured latency, and the comparison
-  // over them; the relative figures are NaN when there are none.
-  int64_t measured_requests = 0;
-  LatencySummary measured;
-  LatencySummary simulated_measured;  // the simulated latencies of those same requests
-  double mean_error_pct = 0;          // (simulated mean - measured mean) / measured mean
-  double demerit_ms = 0;
-  double demerit_pct = 0;  // of the measured mean
+  ReplayComparison all;
+  ReplayComparison read;   // the reads alone
+  ReplayComparison write;  // the writes alone
+  std::vector<ReplayDeviceComparison> devices;  // per traced device, by number (per_device only)
   bool exact_quantiles = true;
-  int64_t max_waiting = 0;  // most requests waiting in front of the device at once
+  int64_t max_waiting = 0;  // most requests waiting in front of the target at once
   double wall_seconds = 0;
 };
 
-// Replays `trace` on `dev` (idle, its listener free) from sim.now(), which
-// must be 0. The replay owns the device's listener while it runs. Throws
-// InputError for a malformed trace line, an empty trace or a request outside
-// the device (without wrap), and for bad options.
+// Replays `trace` on `target` (idle) from sim.now(), which must be 0. The
+// replay owns the target's listener while it runs. Throws InputError for a
+// malformed trace line, an empty trace (after --device / --reads-only), a
+// request outside the target (without wrap), a write the target refuses, and
+// for bad options.
+ReplayResult ReplayTrace(TraceReader& trace, ReplayTarget& target, Simulation& sim, const ReplayOptions& options,
+                         const ReplayRequestCallback& on_request = {});
+// The same on one drive (idle, its listener free).
 ReplayResult ReplayTrace(TraceReader& trace, Device& dev, Simulation& sim, const ReplayOptions& options,
                          const ReplayRequestCallback& on_request = {});
 

@@ -130,6 +130,88 @@ TEST(ReplayCliTest, PerRequestCsvHasOneRowPerRequest) {
   EXPECT_EQ(unmeasured, 1);
 }
 
+TEST(ReplayCliTest, PoolTargetReplaysAZvolAndReportsTheDisks) {
+  SKIP_WITHOUT_CLI();
+  // msr.csv: a write and two reads, on disks 0 and 1.
+  const CliRun run =
+      RunCli("replay '" + Fixture("msr.csv") + "' --target 'mirror 2xwd-re4-1tb' --reads-only --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["target_kind"], "pool");
+  EXPECT_EQ(j["target"], "mirror 2xwd-re4-1tb");
+  EXPECT_EQ(j["requests"], 2);
+  EXPECT_EQ(j["skipped_writes"], 1);
+  EXPECT_EQ(j["volblocksize"], 16384);  // the default profile is OpenZFS 2.2
+  EXPECT_EQ(j["disks"].size(), 2u);
+  EXPECT_GT(j["disk_bytes_read"].get<int64_t>(), 0);
+  EXPECT_TRUE(j.contains("arc_hit_pct"));
+  EXPECT_EQ(j["read"]["requests"], 2);
+  EXPECT_EQ(j["write"]["requests"], 0);
+  EXPECT_NE(run.err.find("the trace holds 2 devices, all replayed onto mirror 2xwd-re4-1tb"), std::string::npos)
+      << run.err;
+  // A one-disk pool is 1xDRIVE; the era sets the default volblocksize.
+  const CliRun one = RunCli("replay '" + Fixture("msr.csv") +
+                            "' --target 1xwd-re4-1tb --reads-only --profile zol-0.8 --json");
+  ASSERT_EQ(one.status, 0) << one.err;
+  const nlohmann::json k = nlohmann::json::parse(one.out);
+  EXPECT_EQ(k["target_kind"], "pool");
+  EXPECT_EQ(k["volblocksize"], 8192);
+  EXPECT_EQ(k["disks"].size(), 1u);
+  // --per-request works on a pool as on a drive: one row per replayed read.
+  const TempPath csv("pool_rows.csv");
+  const CliRun rows = RunCli("replay '" + Fixture("msr.csv") + "' --target 1xwd-re4-1tb --reads-only --per-request '" +
+                             csv.str() + "'");
+  ASSERT_EQ(rows.status, 0) << rows.err;
+  std::istringstream lines(ReadText(csv.str()));
+  std::string line;
+  int n = 0;
+  while (std::getline(lines, line)) ++n;
+  EXPECT_EQ(n, 1 + 2);  // the header and the two reads
+}
+
+TEST(ReplayCliTest, PoolAndDriveOptionsAreCheckedAgainstTheTarget) {
+  SKIP_WITHOUT_CLI();
+  const std::string trace = "'" + Fixture("msr.csv") + "'";
+  CliRun run = RunCli("replay " + trace + " --target 'mirror 2xwd-re4-1tb'");  // writes go through the write path
+  EXPECT_EQ(run.status, 0) << run.err;
+  run = RunCli("replay " + trace + " --target wd-re4-1tb --volblocksize 8K");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "ziosim: --volblocksize: applies to a pool target, and --target wd-re4-1tb is a drive (write "
+                     "1xwd-re4-1tb for a one-disk pool)\n");
+  run = RunCli("replay " + trace + " --target '2xwd-re4-1tb' --reads-only --policy fifo");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("--policy: only applies to a drive target"), std::string::npos) << run.err;
+  run = RunCli("replay " + trace + " --target 'mirror 2xwd-re4-1tb' --reads-only --volblocksize 3K");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "ziosim: --volblocksize: must be a power of two from 512 to 16M (got 3072)\n");
+  run = RunCli("replay " + trace + " --target wd-re4-1tb --device 8,x");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "ziosim: --device: expected a device number or MAJOR,MINOR (blkparse), got '8,x'\n");
+}
+
+TEST(ReplayCliTest, DeviceAndPerDevice) {
+  SKIP_WITHOUT_CLI();
+  const std::string trace = "'" + Fixture("msr.csv") + "'";
+  CliRun run = RunCli("replay " + trace + " --target wd-re4-1tb --per-device --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  nlohmann::json j = nlohmann::json::parse(run.out);
+  ASSERT_EQ(j["devices"].size(), 2u);
+  EXPECT_EQ(j["devices"][0]["device"], "0");
+  EXPECT_EQ(j["devices"][0]["requests"], 2);
+  EXPECT_EQ(j["devices"][1]["device"], "1");
+  EXPECT_NEAR(j["devices"][1]["measured_mean_ms"].get<double>(), 4.3438, 1e-12);
+  run = RunCli("replay " + trace + " --target wd-re4-1tb --device 1 --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["requests"], 1);
+  EXPECT_EQ(j["other_devices"], 2);
+  EXPECT_EQ(run.err, "");  // one device picked: no note
+  run = RunCli("replay " + trace + " --target wd-re4-1tb --per-device");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("dev 1"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("note       the trace holds 2 devices"), std::string::npos) << run.out;
+}
+
 TEST(ReplayCliTest, ValidateModeOnADisksimTraceMatchesValidateDisksim) {
   SKIP_WITHOUT_CLI();
 #ifdef ZIOSIM_SHARED_DATA_DIR

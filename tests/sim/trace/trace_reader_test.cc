@@ -1,17 +1,15 @@
 #include "sim/trace/trace_reader.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <zlib.h>
 
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "sim/core/status.h"
+#include "tests/test_util.h"
 
 namespace ziosim {
 namespace {
@@ -20,27 +18,14 @@ std::string Fixture(const std::string& name) {
   return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
 }
 
-// A file under the test temp dir, unique per process, deleted when the test ends.
-class TempFile {
- public:
-  explicit TempFile(const std::string& name, const std::string& text = "", bool gzip = false)
-      : path_(::testing::TempDir() + "ziosim_" + std::to_string(::getpid()) + "_" + name) {
-    if (gzip) {
-      gzFile gz = gzopen(path_.c_str(), "wb");
-      gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
-      gzclose(gz);
-    } else {
-      std::ofstream(path_, std::ios::binary) << text;
-    }
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
+using test::TempFile;
 
- private:
-  std::string path_;
-};
+// Replaces the file at `path` with `text`, gzip-compressed.
+void WriteGzip(const std::string& path, const std::string& text) {
+  gzFile gz = gzopen(path.c_str(), "wb");
+  gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+  gzclose(gz);
+}
 
 std::vector<TraceRecord> ReadAll(TraceReader& reader) {
   std::vector<TraceRecord> out;
@@ -230,8 +215,63 @@ TEST(TraceReaderTest, CloudPhysics) {
   EXPECT_EQ(reader->stats().ignored, 1);  // SYNCHRONIZE CACHE
 }
 
+// ---------------------------------------------------------------- devices
+
+std::vector<int64_t> Devices(const std::string& path) {
+  std::vector<int64_t> out;
+  for (const TraceRecord& r : ReadAll(path)) out.push_back(r.device);
+  return out;
+}
+
+TEST(TraceDeviceTest, EachFormatNamesTheDeviceItsRecordsWentTo) {
+  EXPECT_EQ(Devices(Fixture("msr.csv")), (std::vector<int64_t>{0, 0, 1}));            // DiskNumber
+  EXPECT_EQ(Devices(Fixture("spc.csv")), (std::vector<int64_t>{0, 1, 0}));            // ASU
+  EXPECT_EQ(Devices(Fixture("disksim_ascii.txt")), (std::vector<int64_t>{0, 0, 1, 0}));  // devno
+  // 8,16 packed as the kernel's dev_t: major << 20 | minor.
+  const int64_t sdb = (int64_t{8} << 20) | 16;
+  EXPECT_EQ(Devices(Fixture("blkparse.txt")), (std::vector<int64_t>{sdb, sdb, sdb, sdb}));
+  for (const char* one_device : {"fio_v3.iolog", "fio_lat.1.log", "ftrace_block.csv", "cloudphysics.csv",
+                                 "disksim_validate.txt"}) {
+    for (int64_t d : Devices(Fixture(one_device))) EXPECT_EQ(d, 0) << one_device;
+  }
+}
+
+TEST(TraceDeviceTest, BlkparseDevicesAreKeptApartAndChecked) {
+  const std::string text =
+      "  8,0 0 1 0.1 1 D R 8 + 8 [a]\n"
+      "  8,16 0 2 0.2 1 D R 8 + 8 [a]\n"
+      "  8,16 0 3 0.3 1 C R 8 + 8 [0]\n"
+      "  8,0 0 4 0.4 1 C R 8 + 8 [0]\n";
+  TempFile f("two.blkparse", text);
+  const std::vector<TraceRecord> got = ReadAll(f.path());
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].device, MakeTraceDevice(8, 0));
+  EXPECT_EQ(got[0].measured_latency_ns, 300'000'000);  // same sector, the other disk's C does not match
+  EXPECT_EQ(got[1].device, MakeTraceDevice(8, 16));
+  EXPECT_EQ(got[1].measured_latency_ns, 100'000'000);
+  EXPECT_EQ(ErrorFor(TraceFormat::kBlkparse, "  8,1048576 0 1 0.1 1 D R 8 + 8 [a]\n"),
+            "bad.trace:1: field device: '8,1048576' is not a Linux device number (major < 4096, minor < 2^20)");
+}
+
+TEST(TraceDeviceTest, DeviceNumbersParseAndPrint) {
+  EXPECT_EQ(ParseTraceDevice("3"), 3);
+  EXPECT_EQ(ParseTraceDevice("8,16"), MakeTraceDevice(8, 16));
+  EXPECT_EQ(FormatTraceDevice(TraceFormat::kBlkparse, MakeTraceDevice(8, 16)), "8,16");
+  EXPECT_EQ(FormatTraceDevice(TraceFormat::kMsr, 3), "3");
+  for (const char* bad : {"", "-1", "x", "8,", ",1", "4096,0", "8,1048576", "1.5"}) {
+    try {
+      ParseTraceDevice(bad);
+      ADD_FAILURE() << bad;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                std::string("--device: expected a device number or MAJOR,MINOR (blkparse), got '") + bad + "'");
+    }
+  }
+}
+
 TEST(TraceReaderTest, ReadsGzipAndBlankLines) {
-  TempFile f("msr.csv.gz", "\n128166385295514663,hm,0,Read,4096,4096,10\n\n", /*gzip=*/true);
+  const TempFile f("msr.csv.gz", "");
+  WriteGzip(f.path(), "\n128166385295514663,hm,0,Read,4096,4096,10\n\n");
   ExpectRecords(ReadAll(f.path()), {{0, R, 4096, 4096, 1000, 2}});
 }
 
@@ -439,11 +479,7 @@ TEST(TraceSkipBadTest, BlkparseSkipsABadEventAndKeepsPairing) {
 
 // ---------------------------------------------------------------- the shared data
 
-#ifdef ZIOSIM_SHARED_DATA_DIR
-const std::string kShared = ZIOSIM_SHARED_DATA_DIR;
-#else
-const std::string kShared;
-#endif
+const std::string kShared = test::SharedDataDir();
 
 struct SharedCase {
   std::string path;  // under ../shared/data
@@ -467,7 +503,7 @@ TEST(TraceSharedDataTest, EveryFormatInSharedDataParses) {
   int present = 0;
   for (const SharedCase& c : cases) {
     const std::string path = kShared + "/" + c.path;
-    if (kShared.empty() || !std::filesystem::exists(path)) continue;
+    if (!std::filesystem::exists(path)) continue;
     ++present;
     SCOPED_TRACE(c.path);
     EXPECT_EQ(DetectTraceFormat(path), c.format);

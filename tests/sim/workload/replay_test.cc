@@ -1,12 +1,9 @@
 #include "sim/workload/replay.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +11,7 @@
 #include "sim/core/status.h"
 #include "sim/trace/disksim_validate_trace.h"
 #include "sim/workload/validate_replay.h"
+#include "tests/test_util.h"
 
 namespace ziosim {
 namespace {
@@ -63,20 +61,7 @@ class FixedLatencyDevice final : public Device {
   std::vector<SimTime> submitted_at_;
 };
 
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_(::testing::TempDir() + "ziosim_" + std::to_string(::getpid()) + "_" + name) {
-    std::ofstream(path_, std::ios::binary) << text;
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test::TempFile;
 
 std::string Fixture(const std::string& name) {
   return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
@@ -130,9 +115,9 @@ TEST(ReplayTest, OpenLoopArrivesAtTheRecordedTimes) {
   EXPECT_EQ(run.result.end_ns, 7 * kMs);
   EXPECT_DOUBLE_EQ(run.result.iops, 4 / 0.007);
   EXPECT_DOUBLE_EQ(run.result.mb_s, 4 * 4096 / 0.007 / 1e6);
-  EXPECT_DOUBLE_EQ(run.result.simulated.mean_ms, 2.0);
-  EXPECT_EQ(run.result.measured_requests, 0);
-  EXPECT_TRUE(std::isnan(run.result.demerit_ms));
+  EXPECT_DOUBLE_EQ(run.result.all.simulated.mean_ms, 2.0);
+  EXPECT_EQ(run.result.all.measured_requests, 0);
+  EXPECT_TRUE(std::isnan(run.result.all.demerit_ms));
 }
 
 TEST(ReplayTest, OpenLoopSpeedDividesTheArrivalTimes) {
@@ -154,7 +139,7 @@ TEST(ReplayTest, OpenLoopQueuesInFrontOfAFullDevice) {
                                               {1, 1 * kMs, 2 * kMs, 4 * kMs},
                                               {2, 1 * kMs, 4 * kMs, 6 * kMs},
                                               {3, 5 * kMs, 6 * kMs, 8 * kMs}}));
-  EXPECT_DOUBLE_EQ(run.result.simulated.mean_ms, (2 + 3 + 5 + 3) / 4.0);
+  EXPECT_DOUBLE_EQ(run.result.all.simulated.mean_ms, (2 + 3 + 5 + 3) / 4.0);
   EXPECT_EQ(run.result.max_waiting, 2);  // both requests of 1 ms
 }
 
@@ -217,13 +202,13 @@ TEST(ReplayTest, ComparesWithMeasuredLatencies) {
   // Measured 1 ms each; simulated 2 ms: +100 %, and every quantile 1 ms apart.
   TempFile f("measured.csv", "0.000,0.001,R,0,8,1000\n0.003,0.004,W,8,8,1000\n0.004,0.0045,R,16,8,1000\n");
   const ReplayRun run = Replay(f.path(), ReplayOptions{}, 2 * kMs, 32);
-  EXPECT_EQ(run.result.measured_requests, 3);
+  EXPECT_EQ(run.result.all.measured_requests, 3);
   EXPECT_EQ(run.result.writes, 1);
-  EXPECT_DOUBLE_EQ(run.result.measured.mean_ms, 1.0);
-  EXPECT_DOUBLE_EQ(run.result.simulated_measured.mean_ms, 2.0);
-  EXPECT_DOUBLE_EQ(run.result.mean_error_pct, 100.0);
-  EXPECT_NEAR(run.result.demerit_ms, 1.0, 1e-12);
-  EXPECT_NEAR(run.result.demerit_pct, 100.0, 1e-9);
+  EXPECT_DOUBLE_EQ(run.result.all.measured.mean_ms, 1.0);
+  EXPECT_DOUBLE_EQ(run.result.all.simulated_measured.mean_ms, 2.0);
+  EXPECT_DOUBLE_EQ(run.result.all.mean_error_pct, 100.0);
+  EXPECT_NEAR(run.result.all.demerit_ms, 1.0, 1e-12);
+  EXPECT_NEAR(run.result.all.demerit_pct, 100.0, 1e-9);
   EXPECT_TRUE(run.result.exact_quantiles);
 }
 
@@ -231,9 +216,65 @@ TEST(ReplayTest, ComparesOnlyTheRequestsThatWereMeasured) {
   // blkparse: the last D never completes in the trace.
   const ReplayRun run = Replay(Fixture("blkparse.txt"), ReplayOptions{}, 2 * kMs, 32);
   EXPECT_EQ(run.result.requests, 4);
-  EXPECT_EQ(run.result.measured_requests, 3);
-  EXPECT_EQ(run.result.simulated.count, 4);
-  EXPECT_EQ(run.result.simulated_measured.count, 3);
+  EXPECT_EQ(run.result.all.measured_requests, 3);
+  EXPECT_EQ(run.result.all.simulated.count, 4);
+  EXPECT_EQ(run.result.all.simulated_measured.count, 3);
+}
+
+// MSR lines: disk 0 measured 1 ms (reads) and 3 ms (the write), disk 1 measured 4 ms.
+const char kTwoDisks[] =
+    "100000,hm,0,Read,0,4096,10000\n"
+    "110000,hm,1,Read,8192,4096,40000\n"
+    "120000,hm,0,Write,16384,4096,30000\n"
+    "130000,hm,0,Read,24576,4096,10000\n";
+
+TEST(ReplayTest, ComparesReadsWritesAndDevicesApart) {
+  TempFile f("two.csv", kTwoDisks);
+  ReplayOptions o;
+  o.per_device = true;
+  const ReplayResult r = Replay(f.path(), o, 2 * kMs, 32).result;  // every request simulated at 2 ms
+  EXPECT_EQ(r.devices_seen, 2);
+  EXPECT_EQ(r.read.requests, 3);
+  EXPECT_DOUBLE_EQ(r.read.measured.mean_ms, 2.0);
+  EXPECT_DOUBLE_EQ(r.read.mean_error_pct, 0.0);
+  EXPECT_EQ(r.write.requests, 1);
+  EXPECT_NEAR(r.write.mean_error_pct, -100.0 / 3, 1e-9);
+  EXPECT_NEAR(r.write.demerit_ms, 1.0, 1e-12);
+  ASSERT_EQ(r.devices.size(), 2u);
+  EXPECT_EQ(r.devices[0].device, 0);
+  EXPECT_EQ(r.devices[0].comparison.requests, 3);
+  EXPECT_NEAR(r.devices[0].comparison.measured.mean_ms, 5.0 / 3, 1e-12);
+  EXPECT_EQ(r.devices[1].device, 1);
+  EXPECT_EQ(r.devices[1].comparison.requests, 1);
+  EXPECT_DOUBLE_EQ(r.devices[1].comparison.mean_error_pct, -50.0);
+  o.per_device = false;
+  EXPECT_TRUE(Replay(f.path(), o, 2 * kMs, 32).result.devices.empty());
+}
+
+TEST(ReplayTest, DeviceAndReadsOnlyPassOverRequestsAndCountThem) {
+  TempFile f("pick.csv", kTwoDisks);
+  ReplayOptions o;
+  o.device = 0;
+  ReplayRun run = Replay(f.path(), o, 2 * kMs, 32);
+  EXPECT_EQ(run.result.requests, 3);
+  EXPECT_EQ(run.result.other_devices, 1);
+  EXPECT_EQ(run.result.devices_seen, 2);
+  // The passed-over request leaves no gap in the timeline: arrivals at 0, 2, 3 ms.
+  ASSERT_EQ(run.timings.size(), 3u);
+  EXPECT_EQ(run.timings[2].arrival, 3 * kMs);
+  o.reads_only = true;
+  run = Replay(f.path(), o, 2 * kMs, 32);
+  EXPECT_EQ(run.result.requests, 2);
+  EXPECT_EQ(run.result.writes, 0);
+  EXPECT_EQ(run.result.skipped_writes, 1);
+  o.device = 7;
+  try {
+    Replay(f.path(), o, 2 * kMs, 32);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              f.path() + ": the trace holds no requests to replay, 4 of other devices passed over");
+  }
 }
 
 TEST(ReplayTest, HistogramModeAgreesWithExactQuantiles) {
@@ -251,11 +292,11 @@ TEST(ReplayTest, HistogramModeAgreesWithExactQuantiles) {
   const ReplayRun hist = Replay(f.path(), o, kMs, 32, int64_t{1} << 40, 512, 1000);
   ASSERT_TRUE(exact.result.exact_quantiles);
   ASSERT_FALSE(hist.result.exact_quantiles);
-  EXPECT_NEAR(hist.result.simulated.mean_ms, exact.result.simulated.mean_ms, 1e-9);
-  for (auto [h, e] : {std::pair{hist.result.simulated.p50_ms, exact.result.simulated.p50_ms},
-                      std::pair{hist.result.simulated.p99_ms, exact.result.simulated.p99_ms},
-                      std::pair{hist.result.measured.p90_ms, exact.result.measured.p90_ms},
-                      std::pair{hist.result.demerit_ms, exact.result.demerit_ms}}) {
+  EXPECT_NEAR(hist.result.all.simulated.mean_ms, exact.result.all.simulated.mean_ms, 1e-9);
+  for (auto [h, e] : {std::pair{hist.result.all.simulated.p50_ms, exact.result.all.simulated.p50_ms},
+                      std::pair{hist.result.all.simulated.p99_ms, exact.result.all.simulated.p99_ms},
+                      std::pair{hist.result.all.measured.p90_ms, exact.result.all.measured.p90_ms},
+                      std::pair{hist.result.all.demerit_ms, exact.result.all.demerit_ms}}) {
     EXPECT_NEAR(h, e, 1e-3 * e);
   }
 }
@@ -272,7 +313,7 @@ TEST(ReplayTest, RequestsPastTheEndAreAnErrorUnlessWrapped) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               f.path() + ":1: field offset: 4096 bytes at offset 3149824 run past the end of fixed0 (1048576 bytes); "
-                         "pass --wrap to wrap offsets modulo the drive's capacity");
+                         "pass --wrap to wrap offsets modulo the target's capacity");
   }
   ReplayOptions o;
   o.wrap = true;
@@ -367,10 +408,10 @@ TEST(ReplayTest, ValidateModeMatchesValidateReplayOnDisksimTraces) {
   EXPECT_EQ(got.requests, want.requests);
   EXPECT_EQ(simulated, want.simulated_ms);
   EXPECT_EQ(got.end_ns, want.end_ns);
-  EXPECT_DOUBLE_EQ(got.simulated.mean_ms, want.simulated.mean_ms);
-  EXPECT_NEAR(got.measured.mean_ms, want.measured.mean_ms, 1e-12);
-  EXPECT_NEAR(got.demerit_ms, want.demerit_ms, 1e-9);
-  EXPECT_NEAR(got.mean_error_pct, want.mean_error_pct, 1e-9);
+  EXPECT_DOUBLE_EQ(got.all.simulated.mean_ms, want.simulated.mean_ms);
+  EXPECT_NEAR(got.all.measured.mean_ms, want.measured.mean_ms, 1e-12);
+  EXPECT_NEAR(got.all.demerit_ms, want.demerit_ms, 1e-9);
+  EXPECT_NEAR(got.all.mean_error_pct, want.mean_error_pct, 1e-9);
 #endif
 }
 

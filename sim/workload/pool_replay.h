@@ -1,0 +1,116 @@
+// Replays a block trace on a pool: the traced volume becomes one zvol-like
+// object (blocks of volblocksize, laid out by the allocation model) and every
+// trace read becomes a read() of it through the DMU read path (ARC, prefetch,
+// L2ARC, the vdev tree, the disks) and every trace write a write() of it
+// through the DMU write path (dmu_write.h: throttle, read-modify-write of
+// partial blocks, txgs); reads see the writes (a written block is in memory,
+// then read from its new place). On Linux a zvol read goes through
+// zvol_read() -> dmu_read_uio_dnode() -> dmu_buf_hold_array_by_dnode(...,
+// DMU_READ_PREFETCH), so zfetch applies as it does to files (OpenZFS
+// module/os/linux/zfs/zvol_os.c, module/zfs/dmu.c). Pacing, latency
+// bookkeeping and the demerit are replay.h's; a request's latency runs from its
+// arrival to the read()'s or write()'s return. The trace formats carry no
+// sync/FUA flag, so every write is asynchronous (as zvol_write without
+// REQ_FUA/REQ_PREFLUSH on sync=standard): it returns once its blocks are
+// dirty, and the txgs write them out later. After the last request the run
+// syncs the dirty data out and checks its books (not counted in the figures:
+// the disk figures cover the replay up to its last completion). With
+// ReplayOptions::reads_only the writes are passed over and the zvol is read
+// through the read-only model (no txg block tree: less memory on big volumes).
+//
+// Not modelled: the ZIL (no write is sync), the zvol
+// request taskq / blk-mq queue in front of the DMU (every request goes to the
+// DMU when it arrives), and zvol_read's DMU_MAX_ACCESS/2 chunking (the DMU's
+// 1 MiB read chunks stand in; trace requests are far smaller).
+#ifndef ZIOSIM_SIM_WORKLOAD_POOL_REPLAY_H_
+#define ZIOSIM_SIM_WORKLOAD_POOL_REPLAY_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/trace/trace_reader.h"
+#include "sim/workload/replay.h"
+#include "sim/zfs/arc.h"
+#include "sim/zfs/dmu.h"
+#include "sim/zfs/dmu_write.h"
+#include "sim/zfs/pool_report.h"
+#include "sim/zfs/tunables.h"
+
+namespace ziosim {
+
+struct PoolReplayOptions {
+  std::string pool;  // zpool syntax
+  int ashift = 12;
+  std::string profile = std::string(kDefaultProfile);
+  std::vector<std::pair<std::string, std::string>> settings;  // --set NAME=VALUE, after the profile
+  int64_t volblocksize = 0;            // 0: the profile's era default (DefaultVolblocksize)
+  int64_t volsize = 0;                 // 0: the highest offset + size the replayed requests reach
+  std::string layout = "sequential";   // allocation preset (allocator.h)
+  std::string primarycache = "all";    // all | metadata | none
+  int64_t arc_max = 0;                 // 0: the tunable zfs_arc_max
+  std::string l2arc;                   // cache device drive, empty: none
+  uint64_t seed = 1;
+};
+
+// Whether `ziosim replay --target` text names a pool: zpool syntax with
+// several words or an NxDRIVE run ("1xDRIVE" is a one-disk pool), as `ziosim
+// fio` reads its --target; otherwise it is one drive.
+bool IsPoolTarget(std::string_view target);
+
+// The default volblocksize of `zfs create -V` in the era of `profile`: 16 KiB
+// from OpenZFS 2.2 (openzfs/zfs PR #12406, "Increase default volblocksize from
+// 8KB to 16KB", released in 2.2.0), 8 KiB before (ZFS_DEFAULT_VOLBLOCKSIZE
+// since the first zvols; ZoL, FreeBSD and OpenZFS 2.1 alike).
+int64_t DefaultVolblocksize(std::string_view profile);
+
+struct PoolReplayResult {
+  ReplayResult replay;
+  std::string profile;
+  TraceFormat format = TraceFormat::kAuto;  // as detected
+  TraceReadStats trace_stats;
+  std::string pool;     // as formatted back from the spec
+  int64_t volblocksize = 0;
+  int64_t volsize = 0;
+  int64_t disk_bytes_read = 0;
+  int64_t disk_bytes_written = 0;
+  double arc_hit_pct = 0;  // demand block accesses served without a disk read (ARC or in flight)
+  ArcStats arc;
+  DmuStats dmu;
+  DmuWriteStats dmu_write;  // zero with reads_only
+  std::vector<DiskReport> disks;
+};
+
+// Replays the trace at `trace_path` (read twice when volsize is 0: once to
+// size the zvol, with the same device filter, then to replay). Throws
+// InputError for bad options, a bad pool, a malformed trace, or a request
+// past --volsize without wrap.
+PoolReplayResult ReplayTraceOnPool(const std::string& trace_path, TraceFormat format,
+                                   const TraceReaderOptions& reader_options, const PoolReplayOptions& pool_options,
+                                   const ReplayOptions& options, const ReplayRequestCallback& on_request = {});
+
+// Everything the summary of one replay, on a drive or a pool, is made of.
+struct ReplaySummary {
+  const std::string& trace_path;
+  TraceFormat format;
+  const TraceReadStats& trace_stats;
+  const std::string& target;  // drive name or canonical pool spec
+  const char* target_kind;    // "drive" or "pool"
+  const ReplayOptions& options;
+  const ReplayResult& result;
+  const PoolReplayResult* pool = nullptr;  // pool targets only
+};
+// The object `ziosim replay --json` prints and ziosim.replay() returns:
+// counts, the comparison of all requests at the top level, "read" and "write"
+// (and "devices" with per_device) as objects of the same keys, trace-reader
+// counts, and for a pool the zvol, ARC and per-disk figures. Undefined numbers
+// (nothing measured) are null.
+nlohmann::ordered_json ReplaySummaryJson(const ReplaySummary& s);
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_WORKLOAD_POOL_REPLAY_H_
