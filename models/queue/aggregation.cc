@@ -15,7 +15,7 @@ int Aggregator::Collect(const SortedZioList& by_offset, int pos) {
   before_.clear();
   Zio* const chosen = by_offset.at(pos);
   const int64_t limit = config_.limit;
-  if (limit <= 0 || (!config_.sync_classes && IsSync(*chosen))) {
+  if (limit <= 0 || chosen->optional || (!config_.sync_classes && IsSync(*chosen))) {
     parts_.push_back(chosen);
     return 1;
   }
@@ -36,18 +36,46 @@ int Aggregator::Collect(const SortedZioList& by_offset, int pos) {
     first = dio;
     before_.push_back(dio);
   }
+  // Leading optional zios add nothing.
+  while (!before_.empty() && before_.back()->optional) before_.pop_back();
   for (auto it = before_.rbegin(); it != before_.rend(); ++it) parts_.push_back(*it);
   parts_.push_back(chosen);
+  first = parts_.front();
 
-  for (int i = pos + 1, n = by_offset.size(); i < n; ++i) {
-    Zio* dio = by_offset.at(i);
+  size_t mandatory = parts_.size();  // parts_[0, mandatory) ends with the last mandatory zio
+  int next = pos + 1;
+  for (const int n = by_offset.size(); next < n; ++next) {
+    Zio* dio = by_offset.at(next);
     if (!config_.cross_class && dio->priority != chosen->priority) continue;
     if (IsScrub(*dio) != scrub || dio->type != chosen->type) break;
     if (!config_.sync_classes && IsSync(*dio)) break;
     const int64_t gap = dio->offset - last->end();
-    if (gap < 0 || gap > maxgap || dio->end() - first->offset > limit) break;
+    const int64_t span = dio->end() - first->offset;
+    if (gap < 0 || gap > maxgap || (span > limit && !dio->optional) || span > kMaxAggregateSpan) break;
     last = dio;
     parts_.push_back(dio);
+    if (!dio->optional) mandatory = parts_.size();
+  }
+  if (mandatory < parts_.size()) {
+    // Trailing optional zios: kept only if a mandatory write follows them back
+    // to back within write_gap of the last mandatory one.
+    const Zio* last_mandatory = parts_[mandatory - 1];
+    bool stretch = false;
+    const Zio* prev = last;
+    for (int i = next, n = by_offset.size(); i < n; ++i) {
+      Zio* dio = by_offset.at(i);
+      if (dio->offset != prev->end() || dio->offset - last_mandatory->end() > config_.write_gap) break;
+      if (!dio->optional) {
+        stretch = true;
+        break;
+      }
+      prev = dio;
+    }
+    if (stretch) {
+      if (next < by_offset.size()) by_offset.at(next)->optional = false;
+    } else {
+      parts_.resize(mandatory);
+    }
   }
   return static_cast<int>(parts_.size());
 }

@@ -18,8 +18,14 @@
 //   sync_classes false (4045 as first shipped): sync read/write zios are FIFO
 //                and never aggregate, neither as the chosen zio nor as a
 //                neighbour.
-// Reads have no optional (padding) zios, so OpenZFS's optional-I/O handling
-// is not modelled; writes use gap 0.
+// Writes use gap 0 and may carry optional zios (RAID-Z skip sectors, see
+// Zio::optional), as vdev_queue_aggregate: an optional zio never starts a
+// range (leading ones are dropped), may extend it past `limit` (up to
+// kMaxAggregateSpan), and trailing ones stay only when a mandatory write
+// follows back to back within write_gap of the last mandatory one (the next
+// optional zio then turns mandatory, "stretch"); otherwise they are trimmed.
+// An optional zio chosen on its own goes alone (Collect returns 1) and the
+// queue drops it (VdevQueueSink::DropOptional).
 //
 // The aggregate covers [first.offset, last.end): the gap bytes are read too
 // (they cost media time). It takes the chosen zio's type and priority and
@@ -28,6 +34,7 @@
 #define ZIOSIM_MODELS_QUEUE_AGGREGATION_H_
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "models/queue/vdev_queue.h"
@@ -45,6 +52,7 @@ struct AggregationConfig {
   int64_t read_gap = 0;      // max gap bridged between two reads, bytes
   bool cross_class = true;   // neighbours of any class of the same type may merge
   bool sync_classes = true;  // sync read / sync write zios may aggregate
+  int64_t write_gap = 0;     // zfs_vdev_write_gap_limit: reach of a trailing optional write
 };
 
 class Aggregator {
@@ -66,6 +74,30 @@ class Aggregator {
   // issued_ns = now on it and on every constituent. Counts aggregated,
   // aggregated_zios and gap_bytes in `stats`; removes nothing from any queue.
   Zio* Build(const Zio& chosen, VdevQueueSink* sink, SimTime now, VdevQueueStats* stats) const;
+
+  // vdev_queue_io_to_issue once a scheduler has chosen `chosen`, queued in
+  // `by_offset` (the zios of its type): returns the I/O to send to the device,
+  // the aggregate of chosen and its neighbours (Collect, Build) or chosen
+  // alone, with every zio in it removed from the queue by `dequeue(zio)`.
+  // Returns nullptr when chosen is an optional zio alone: it is removed and
+  // handed to sink->DropOptional, and the scheduler chooses again.
+  template <typename DequeueFn>
+  Zio* TakeChosen(Zio* chosen, const SortedZioList& by_offset, DequeueFn dequeue, VdevQueueSink* sink, SimTime now,
+                  VdevQueueStats* stats) {
+    const int pos = by_offset.Find(chosen->offset, 0, chosen);
+    if (pos < 0) throw std::logic_error("internal error: zio missing from its leaf queue");
+    if (Collect(by_offset, pos) > 1) {
+      for (Zio* part : parts_) dequeue(part);
+      return Build(*chosen, sink, now, stats);
+    }
+    dequeue(chosen);
+    if (chosen->optional) {
+      sink->DropOptional(chosen);
+      return nullptr;
+    }
+    chosen->issued_ns = now;
+    return chosen;
+  }
 
   const AggregationConfig& config() const { return config_; }
 

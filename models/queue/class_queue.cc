@@ -68,13 +68,24 @@ bool ClassVdevQueue::ChangePriority(Zio* zio, ZioPriority priority) {
   return true;
 }
 
+int ClassVdevQueue::MaxActive(int p) const {
+  const int max = config_.max_active[p];
+  if (p != Index(ZioPriority::kAsyncWrite) || config_.dirty_bytes == nullptr) return max;
+  const int min = config_.min_active[p];
+  const int64_t dirty = *config_.dirty_bytes;
+  const int64_t lo = config_.async_write_lo_bytes, hi = config_.async_write_hi_bytes;
+  if (dirty < lo) return min;
+  if (dirty > hi || hi <= lo) return max;
+  return static_cast<int>((dirty - lo) * (max - min) / (hi - lo)) + min;
+}
+
 int ClassVdevQueue::ClassToIssue() const {
   if (total_active_ >= config_.max_active_total) return -1;
   for (int p = 0; p < kNumZioPriorities; ++p) {
     if (!class_[p].empty() && active_[p] < config_.min_active[p]) return p;
   }
   for (int p = 0; p < kNumZioPriorities; ++p) {
-    if (!class_[p].empty() && active_[p] < config_.max_active[p]) return p;
+    if (!class_[p].empty() && active_[p] < MaxActive(p)) return p;
   }
   return -1;
 }
@@ -103,31 +114,21 @@ int ClassVdevQueue::PickInClass(int p) const {
 }
 
 bool ClassVdevQueue::IssueOne(SimTime now) {
-  const int p = ClassToIssue();
-  if (p < 0) return false;
-  const int class_pos = PickInClass(p);
-  Zio* const chosen = class_[p].at(class_pos);
-  SortedZioList& same_type = by_offset_[static_cast<int>(chosen->type)];
-  const int offset_pos = same_type.Find(chosen->offset, 0, chosen);
-  if (offset_pos < 0) throw std::logic_error("internal error: zio missing from its leaf queue");
-
-  Zio* io = chosen;
-  if (aggregator_.Collect(same_type, offset_pos) > 1) {
-    for (Zio* part : aggregator_.parts()) Dequeue(part);
-    io = aggregator_.Build(*chosen, sink_, now, &stats_);
-  } else {
-    class_[p].EraseAt(class_pos);
-    same_type.EraseAt(offset_pos);
-    --queued_;
-    chosen->issued_ns = now;
+  int p;
+  Zio* io = nullptr;
+  while (io == nullptr) {  // optional zios chosen alone are dropped (vdev_queue_io_to_issue bypasses them)
+    p = ClassToIssue();
+    if (p < 0) return false;
+    Zio* chosen = class_[p].at(PickInClass(p));
+    io = aggregator_.TakeChosen(chosen, by_offset_[static_cast<int>(chosen->type)], [this](Zio* z) { Dequeue(z); },
+                                sink_, now, &stats_);
   }
 
   ++active_[p];
   ++total_active_;
   last_start_ = io->offset;
   last_end_ = io->end();
-  ++stats_.issued;
-  ++stats_.issued_by_class[p];
+  CountIssue(p, active_[p], total_active_);
   sink_->IssueToDevice(io);
   return true;
 }

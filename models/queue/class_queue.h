@@ -11,13 +11,15 @@
 //   - an arrival issues at most one I/O, a completion as many as allowed.
 // The chosen zio may be aggregated with neighbours (aggregation.h).
 //
-// Not modelled: the Nov-2020 round-robin start of the min_active pass, the
-// scrub limit while interactive I/O is active (zfs_vdev_nia_*), and the
-// async-write max_active scaled by dirty data (async_write_max_active is used
-// as is). Not thread-safe.
+// The async-write max_active scales with the pool's dirty data (see
+// ClassQueueConfig::dirty_bytes). Not modelled: the Nov-2020 round-robin start
+// of the min_active pass, the scrub limit while interactive I/O is active
+// (zfs_vdev_nia_*) and the pending-synctask clause of the async-write scaling.
+// Not thread-safe.
 #ifndef ZIOSIM_MODELS_QUEUE_CLASS_QUEUE_H_
 #define ZIOSIM_MODELS_QUEUE_CLASS_QUEUE_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -41,6 +43,12 @@ struct ClassQueueConfig {
   int max_active_total = 1000;
   LbaLast lba_last = LbaLast::kBucket;
   AggregationConfig aggregation;
+  // vdev_queue_max_async_writes: with `dirty_bytes` (the pool's dirty data),
+  // the async-write max_active runs from min_active below async_write_lo_bytes
+  // linearly to max_active above async_write_hi_bytes. Null: max_active as is.
+  const int64_t* dirty_bytes = nullptr;
+  int64_t async_write_lo_bytes = 0;
+  int64_t async_write_hi_bytes = 0;
 };
 
 class ClassVdevQueue final : public VdevQueue {
@@ -55,6 +63,11 @@ class ClassVdevQueue final : public VdevQueue {
   int queued() const override { return queued_; }
   int active() const override { return total_active_; }
   int64_t last_issued_end() const override { return last_end_; }
+  // A class is served while below min_active (first pass) or max_active (second pass).
+  int active_limit() const override { return config_.max_active_total; }
+  int active_limit(ZioPriority p) const override {
+    return std::max(config_.min_active[Index(p)], config_.max_active[Index(p)]);
+  }
 
   int queued(ZioPriority p) const { return class_[Index(p)].size(); }
   int active(ZioPriority p) const { return active_[Index(p)]; }
@@ -71,6 +84,8 @@ class ClassVdevQueue final : public VdevQueue {
   void Enqueue(Zio* zio);
   // Removes a queued zio from its class queue and its type's offset list.
   void Dequeue(Zio* zio);
+  // max_active of class `p` now (async writes scale with dirty data).
+  int MaxActive(int p) const;
   // The class to serve now, or -1.
   int ClassToIssue() const;
   // Index in class `p`'s queue of the zio to issue next.

@@ -48,27 +48,19 @@ bool DeadlineVdevQueue::ChangePriority(Zio* zio, ZioPriority priority) {
 }
 
 bool DeadlineVdevQueue::IssueOne(int limit, SimTime now) {
-  if (pending_ >= limit || by_deadline_.empty()) return false;
-  Zio* const chosen = by_deadline_.front();
-  SortedZioList& same_type = by_offset_[static_cast<int>(chosen->type)];
-  const int offset_pos = same_type.Find(chosen->offset, 0, chosen);
-  if (offset_pos < 0) throw std::logic_error("internal error: zio missing from its leaf queue");
-
-  Zio* io = chosen;
-  if (aggregator_.Collect(same_type, offset_pos) > 1) {
-    for (Zio* part : aggregator_.parts()) Dequeue(part);
-    io = aggregator_.Build(*chosen, sink_, now, &stats_);
-  } else {
-    by_deadline_.EraseAt(0);
-    same_type.EraseAt(offset_pos);
-    --queued_;
-    chosen->issued_ns = now;
+  Zio* chosen;
+  Zio* io = nullptr;
+  while (io == nullptr) {  // optional zios chosen alone are dropped (vdev_queue_io_to_issue bypasses them)
+    if (pending_ >= limit || by_deadline_.empty()) return false;
+    chosen = by_deadline_.front();
+    io = aggregator_.TakeChosen(chosen, by_offset_[static_cast<int>(chosen->type)], [this](Zio* z) { Dequeue(z); },
+                                sink_, now, &stats_);
   }
 
   ++pending_;
   last_end_ = io->end();
-  ++stats_.issued;
-  ++stats_.issued_by_class[static_cast<int>(chosen->priority)];
+  // One window for every class: a class's high-water mark is the total's.
+  CountIssue(static_cast<int>(chosen->priority), pending_, pending_);
   sink_->IssueToDevice(io);
   return true;
 }

@@ -14,6 +14,7 @@
 #ifndef ZIOSIM_MODELS_QUEUE_DEADLINE_QUEUE_H_
 #define ZIOSIM_MODELS_QUEUE_DEADLINE_QUEUE_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -47,6 +48,9 @@ class DeadlineVdevQueue final : public VdevQueue {
   int queued() const override { return queued_; }
   int active() const override { return pending_; }
   int64_t last_issued_end() const override { return last_end_; }
+  // An arrival issues up to min_pending, a completion up to max_pending; one window for every class.
+  int active_limit() const override { return std::max(config_.min_pending, config_.max_pending); }
+  int active_limit(ZioPriority) const override { return active_limit(); }
 
   // The deadline a zio queued at `queued_ns` with `priority` has.
   int64_t Deadline(SimTime queued_ns, ZioPriority priority) const {

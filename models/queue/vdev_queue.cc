@@ -7,6 +7,7 @@
 #include "models/queue/class_queue.h"
 #include "models/queue/deadline_queue.h"
 #include "sim/core/status.h"
+#include "sim/zfs/write_throttle.h"
 
 namespace ziosim {
 namespace {
@@ -24,12 +25,14 @@ std::unique_ptr<VdevQueue> MakeDeadlineQueue(const Tunables& t, VdevQueueSink* s
   // queued zio of the type may merge, sync reads included.
   c.aggregation.limit = t.Int("zfs_vdev_aggregation_limit");
   c.aggregation.read_gap = t.Int("zfs_vdev_read_gap_limit");
+  c.aggregation.write_gap = t.Int("zfs_vdev_write_gap_limit");
   c.aggregation.cross_class = true;
   c.aggregation.sync_classes = true;
   return std::make_unique<DeadlineVdevQueue>(c, sink);
 }
 
-std::unique_ptr<VdevQueue> MakeClassQueue(const Tunables& t, bool rotational, VdevQueueSink* sink) {
+std::unique_ptr<VdevQueue> MakeClassQueue(const Tunables& t, bool rotational, VdevQueueSink* sink,
+                                          const int64_t* dirty_bytes) {
   static constexpr const char* kClassNames[kNumZioPriorities] = {"sync_read", "sync_write", "async_read",
                                                                  "async_write", "scrub"};
   ClassQueueConfig c;
@@ -55,17 +58,23 @@ std::unique_ptr<VdevQueue> MakeClassQueue(const Tunables& t, bool rotational, Vd
       t.Int(rotational ? "zfs_vdev_aggregation_limit" : "zfs_vdev_aggregation_limit_non_rotating");
   c.aggregation.limit = std::min(limit, kMaxAggregateSpan);
   c.aggregation.read_gap = t.Int("zfs_vdev_read_gap_limit");
+  c.aggregation.write_gap = t.Int("zfs_vdev_write_gap_limit");
   c.aggregation.cross_class = t.Bool("ziosim_vdev_aggregate_cross_class");
   c.aggregation.sync_classes = t.Bool("ziosim_vdev_aggregate_sync_reads");
+  c.dirty_bytes = dirty_bytes;
+  const int64_t dirty_max = WriteThrottle::DirtyDataMax(t);
+  c.async_write_lo_bytes = dirty_max / 100 * t.Int("zfs_vdev_async_write_active_min_dirty_percent");
+  c.async_write_hi_bytes = dirty_max / 100 * t.Int("zfs_vdev_async_write_active_max_dirty_percent");
   return std::make_unique<ClassVdevQueue>(c, sink);
 }
 
 }  // namespace
 
-std::unique_ptr<VdevQueue> MakeVdevQueue(const Tunables& tunables, bool rotational, VdevQueueSink* sink) {
+std::unique_ptr<VdevQueue> MakeVdevQueue(const Tunables& tunables, bool rotational, VdevQueueSink* sink,
+                                         const int64_t* dirty_bytes) {
   const std::string& scheduler = tunables.Choice("ziosim_vdev_scheduler");
   if (scheduler == "deadline") return MakeDeadlineQueue(tunables, sink);
-  if (scheduler == "class") return MakeClassQueue(tunables, rotational, sink);
+  if (scheduler == "class") return MakeClassQueue(tunables, rotational, sink, dirty_bytes);
   throw InputError("ziosim_vdev_scheduler: unknown value '" + scheduler + "' (deadline or class)");
 }
 

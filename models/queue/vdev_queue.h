@@ -11,6 +11,7 @@
 #ifndef ZIOSIM_MODELS_QUEUE_VDEV_QUEUE_H_
 #define ZIOSIM_MODELS_QUEUE_VDEV_QUEUE_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -27,6 +28,10 @@ class VdevQueueSink {
   virtual void IssueToDevice(Zio* io) = 0;
   // A fresh zio for an aggregate; the queue fills it and links the constituents.
   virtual Zio* NewAggregate() = 0;
+  // An optional zio (Zio::optional) the queue would have issued alone: it is
+  // not written, and the sink frees it. Sinks that never queue optional zios
+  // need not override this.
+  virtual void DropOptional(Zio* /*zio*/) {}
 };
 
 // Counters every queue keeps, for `zpool iostat`-style reports.
@@ -36,6 +41,9 @@ struct VdevQueueStats {
   uint64_t aggregated_zios = 0; // zios that went out inside an aggregate
   int64_t gap_bytes = 0;        // bytes read only to bridge gaps between aggregated zios
   std::array<uint64_t, kNumZioPriorities> issued_by_class{};
+  // High-water marks of the I/Os active (issued, not done), for the run invariants.
+  int max_active = 0;
+  std::array<int, kNumZioPriorities> max_active_by_class{};
 };
 
 class VdevQueue {
@@ -67,16 +75,30 @@ class VdevQueue {
   // End offset of the last I/O the queue issued (after aggregation), or -1:
   // the "last offset" of the issue-time mirror load-balancing variant.
   virtual int64_t last_issued_end() const = 0;
+  // The most I/Os the era's rules let be active, in total and in class `p`.
+  virtual int active_limit() const = 0;
+  virtual int active_limit(ZioPriority p) const = 0;
   const VdevQueueStats& stats() const { return stats_; }
   void ResetStats() { stats_ = VdevQueueStats{}; }
 
  protected:
+  // Counts an I/O of class `p` just issued; `class_active` and `total_active` include it.
+  void CountIssue(int p, int class_active, int total_active) {
+    ++stats_.issued;
+    ++stats_.issued_by_class[p];
+    stats_.max_active_by_class[p] = std::max(stats_.max_active_by_class[p], class_active);
+    stats_.max_active = std::max(stats_.max_active, total_active);
+  }
+
   VdevQueueStats stats_;
 };
 
 // The scheduler the tunables select (`ziosim_vdev_scheduler`: deadline | class),
 // configured from them, for a leaf whose device is `rotational` or not.
-std::unique_ptr<VdevQueue> MakeVdevQueue(const Tunables& tunables, bool rotational, VdevQueueSink* sink);
+// `dirty_bytes` (optional) is the pool's dirty data, which scales the class
+// scheduler's async-write max_active; it must outlive the queue.
+std::unique_ptr<VdevQueue> MakeVdevQueue(const Tunables& tunables, bool rotational, VdevQueueSink* sink,
+                                         const int64_t* dirty_bytes = nullptr);
 
 }  // namespace ziosim
 

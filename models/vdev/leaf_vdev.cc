@@ -9,7 +9,7 @@ LeafVdev::LeafVdev(PoolContext* ctx, std::string name, std::unique_ptr<Device> d
     : Vdev(ctx, "disk", std::move(name)),
       device_(std::move(device)),
       max_command_bytes_(ctx->tunables.Int("ziosim_max_device_io")) {
-  queue_ = MakeVdevQueue(ctx->tunables, device_->is_rotational(), this);
+  queue_ = MakeVdevQueue(ctx->tunables, device_->is_rotational(), this, &ctx->dirty_bytes);
   device_->set_listener(this);
 }
 
@@ -26,8 +26,10 @@ void LeafVdev::IoStart(Zio* zio) {
   AccountDepths();
   zio->offset += kVdevLabelStartBytes;
   zio->queued_ns = ctx_->sim->now();
-  ++stats_.zios;
-  stats_.zio_bytes += zio->size;
+  if (!zio->optional) {  // skip-sector pads count only as device bytes, when they go out
+    ++stats_.zios;
+    stats_.zio_bytes += zio->size;
+  }
   queue_->Add(zio, ctx_->sim->now());
 }
 

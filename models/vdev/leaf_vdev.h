@@ -41,6 +41,7 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener {
   // VdevQueueSink
   void IssueToDevice(Zio* io) override;
   Zio* NewAggregate() override { return ctx_->arena.New(); }
+  void DropOptional(Zio* zio) override { ctx_->arena.Free(zio); }
   // DeviceListener
   void OnDeviceDone(const DeviceRequest& req, SimTime submitted, SimTime done) override;
 

@@ -62,6 +62,28 @@ void RaidzVdev::IoStart(Zio* zio) {
     Vdev* target = child(col.child);
     target->IoStart(NewChildZio(zio, target, col.offset, col.size));
   }
+  if (write) IssueSkipSectors(*zio, map);
+}
+
+// vdev_raidz_io_start: optional writes of the skip sectors, so that the leaf
+// queue can aggregate a column with the next block's across the pad.
+void RaidzVdev::IssueSkipSectors(const Zio& zio, const RaidzMap& map) {
+  const int64_t sector = int64_t{1} << ashift_;
+  for (int i = 0; i < map.skip_sectors; ++i) {
+    const RaidzColumn s = RaidzSkipSector(map, i);
+    Vdev* target = child(s.child);
+    if (!target->readable()) continue;
+    Zio* pad = ctx_->arena.New();
+    pad->type = ZioType::kWrite;
+    pad->priority = zio.priority;
+    pad->offset = s.offset;
+    pad->size = sector;
+    pad->vdev = target;
+    pad->optional = true;
+    pad->created_ns = ctx_->sim->now();
+    ++stats_.skip_writes;
+    target->IoStart(pad);
+  }
 }
 
 }  // namespace ziosim

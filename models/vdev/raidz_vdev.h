@@ -2,7 +2,8 @@
 // children (raidz_map.h). A normal read reads the data columns only and
 // completes when the slowest one does; with a child missing, the read takes
 // every readable column (parity included) and reconstructs. Writes write
-// data and parity.
+// data and parity, and offer the skip (pad) sectors as optional writes the
+// leaf queues may fold into aggregates (Zio::optional).
 #ifndef ZIOSIM_MODELS_VDEV_RAIDZ_VDEV_H_
 #define ZIOSIM_MODELS_VDEV_RAIDZ_VDEV_H_
 
@@ -15,6 +16,7 @@ struct RaidzStats {
   uint64_t blocks_read = 0;
   uint64_t reconstructions = 0;  // reads that needed parity because a child was missing
   uint64_t parity_columns_read = 0;
+  uint64_t skip_writes = 0;      // optional skip-sector writes offered to the leaves
 };
 
 class RaidzVdev : public Vdev {
@@ -33,6 +35,7 @@ class RaidzVdev : public Vdev {
 
  private:
   int missing_children() const;
+  void IssueSkipSectors(const Zio& zio, const RaidzMap& map);
 
   int parity_;
   int ashift_;

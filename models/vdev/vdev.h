@@ -38,6 +38,9 @@ struct PoolContext {
   ZioArena arena;
   Tunables tunables;
   LeafIoObserver* observer = nullptr;
+  // Dirty data of the pool (dp_dirty_total), kept by the txg engine: the
+  // class scheduler scales the async-write max_active by it.
+  int64_t dirty_bytes = 0;
 };
 
 // Front labels and boot area before the first allocatable byte of a leaf

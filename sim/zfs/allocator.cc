@@ -67,8 +67,10 @@
 #include <cmath>
 #include <deque>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "models/vdev/raidz_vdev.h"
 #include "sim/core/random.h"
@@ -92,6 +94,9 @@ constexpr int64_t kTxgDefer = 2;
 constexpr uint64_t kFirstObject = 2;
 // Largest data block ZFS writes.
 constexpr int64_t kMaxBlock = 16 * kMiB;
+// Largest file a zdb dump may describe: estimated, 1 EiB is far beyond any pool
+// simulated here and keeps size + block arithmetic inside int64_t.
+constexpr int64_t kMaxZdbFileBytes = int64_t{1} << 60;
 
 constexpr char kPresetForms[] =
     "sequential, writers:N (N >= 2), shuffle:K (K >= 2), fragmented:PCT (0-95), sendrecv";
@@ -108,13 +113,6 @@ bool ParseInt64(std::string_view s, int64_t* out, int base = 10) {
 }
 
 int64_t RoundUp(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
-
-// A block address with its allocated size.
-struct Dva {
-  int top = -1;
-  int64_t offset = 0;
-  int64_t asize = 0;
-};
 
 // Appends blocks of one level to a FileLayout in blkid order, merging blocks
 // laid back to back into extents.
@@ -276,6 +274,17 @@ class PoolSpace {
     throw InputError("the files do not fit in the pool: no top-level vdev has room for a block of " +
                      std::to_string(psize) + " bytes (" + std::to_string(free_bytes()) + " of " +
                      std::to_string(usable_bytes()) + " bytes free)");
+  }
+
+  // Marks a block that is already on disk as allocated. REQUIRES: it lies in free space.
+  void Claim(const Dva& d) {
+    Top& v = tops_[d.top];
+    Materialize(d.top, d.offset >> v.ms_shift);
+    auto it = v.free.upper_bound(d.offset);
+    if (it == v.free.end() || it->second > d.offset || it->first < d.offset + d.asize) {
+      throw std::invalid_argument("BlockAllocator::Claim: block at " + std::to_string(d.offset) + " is not free");
+    }
+    Carve(d.top, d.offset, d.asize);
   }
 
   void Free(const Dva& d) {
@@ -700,6 +709,41 @@ std::vector<FileLayout> AllocateFiles(const Pool& pool, const std::vector<FileSp
   return out;
 }
 
+struct BlockAllocator::Impl {
+  explicit Impl(const Pool& pool) : space(pool, 0.0, 0) {}
+  PoolSpace space;
+};
+
+BlockAllocator::BlockAllocator(const Pool& pool) : impl_(std::make_unique<Impl>(pool)) {}
+BlockAllocator::~BlockAllocator() = default;
+Dva BlockAllocator::Alloc(int64_t psize, const Dva* first_copy) { return impl_->space.Alloc(psize, first_copy); }
+void BlockAllocator::Free(const Dva& dva) { impl_->space.Free(dva); }
+void BlockAllocator::Claim(const Dva& dva) { impl_->space.Claim(dva); }
+int64_t BlockAllocator::free_bytes() const { return impl_->space.free_bytes(); }
+
+FileLayout BuildFileLayout(const Pool& pool, uint64_t object, int64_t size_bytes, int64_t block_bytes,
+                           int ptrs_per_indirect, const std::vector<BlockPointer>& l0,
+                           const std::vector<BlockPointer>& l1) {
+  FileLayout fl(object, size_bytes, block_bytes, ptrs_per_indirect);
+  auto add_level = [&](int level, const std::vector<BlockPointer>& bps, int64_t count) {
+    ExtentBuilder b(level);
+    for (int64_t i = 0; i < count; ++i) {
+      const BlockPointer& bp = bps[static_cast<size_t>(i)];
+      if (bp.hole) {
+        b.AddHoles(fl, i, i + 1);
+        continue;
+      }
+      const int64_t stride = pool.BlockAsize(bp.top, bp.psize);
+      const int64_t stride2 = bp.top2 >= 0 ? pool.BlockAsize(bp.top2, bp.psize) : 0;
+      b.Add(fl, i, bp, stride, stride2);
+    }
+    b.Finish(fl, count);
+  };
+  add_level(0, l0, fl.blocks());
+  if (!l1.empty()) add_level(1, l1, fl.indirect_blocks());
+  return fl;
+}
+
 // ---- zdb import ----
 //
 // Accepted input (cmd/zdb/zdb.c, dump_object / dump_indirect / dump_znode):
@@ -821,12 +865,12 @@ class ZdbReader {
       if (objects_.empty()) continue;
       ZdbObject& o = objects_.back();
       if (f.size() == 3 && f[0] == "dnode" && f[1] == "maxblkid:") {
-        if (!ParseInt64(f[2], &o.maxblkid) || o.maxblkid < 0) {
+        if (!ParseInt64(f[2], &o.maxblkid) || o.maxblkid < 0 || o.maxblkid >= kMaxZdbFileBytes / kMaxBlock) {
           Fail(lineno, "dnode maxblkid: '" + std::string(f[2]) + "' is not a number");
         }
       } else if (f.size() == 2 && f[0] == "size") {
-        if (!ParseInt64(f[1], &o.size) || o.size < 0) {
-          Fail(lineno, "size: '" + std::string(f[1]) + "' is not a number of bytes");
+        if (!ParseInt64(f[1], &o.size) || o.size < 0 || o.size > kMaxZdbFileBytes) {
+          Fail(lineno, "size: '" + std::string(f[1]) + "' is not a number of bytes up to 2^60");
         }
       } else if (f.size() == 2 && f[0] == "Indirect" && f[1] == "blocks:") {
         in_blocks = true;
@@ -856,14 +900,16 @@ class ZdbReader {
     o.object = static_cast<uint64_t>(id);
     const int ci = col("iblk");
     const int cd = col("dblk");
-    if (static_cast<int>(row.size()) <= std::max(ci, cd) || !ParseNiceNum(row[static_cast<size_t>(ci)], &o.iblk)) {
+    if (static_cast<int>(row.size()) <= std::max(ci, cd) || !ParseNiceNum(row[static_cast<size_t>(ci)], &o.iblk) ||
+        o.iblk > kMaxBlock) {
       Fail(lineno, "iblk: cannot read the indirect block size from '" + raw + "'");
     }
-    if (!ParseNiceNum(row[static_cast<size_t>(cd)], &o.dblk) || o.dblk <= 0) {
+    if (!ParseNiceNum(row[static_cast<size_t>(cd)], &o.dblk) || o.dblk <= 0 || o.dblk > kMaxBlock) {
       Fail(lineno, "dblk: cannot read the data block size from '" + raw + "'");
     }
     const int cl = col("lsize");
     if (cl >= 0 && static_cast<int>(row.size()) > cl) ParseNiceNum(row[static_cast<size_t>(cl)], &o.lsize_col);
+    if (o.lsize_col > kMaxZdbFileBytes) Fail(lineno, "lsize: beyond " + std::to_string(kMaxZdbFileBytes) + " bytes");
     o.plain_file = raw.find("ZFS plain file") != std::string::npos;
     objects_.push_back(std::move(o));
   }
@@ -892,7 +938,8 @@ class ZdbReader {
         const size_t c2 = t.find(':', c1 + 1);
         int64_t vdev = 0, off = 0, asize = 0;
         if (!ParseInt64(t.substr(0, c1), &vdev) || !ParseInt64(t.substr(c1 + 1, c2 - c1 - 1), &off, 16) ||
-            !ParseInt64(t.substr(c2 + 1), &asize, 16) || vdev < 0 || off < 0 || asize < 0) {
+            !ParseInt64(t.substr(c2 + 1), &asize, 16) || vdev < 0 || vdev > std::numeric_limits<int>::max() ||
+            off < 0 || asize < 0) {
           Fail(lineno, "DVA: '" + std::string(t) + "' is not <vdev>:<hex offset>:<hex asize>");
         }
         if (b.ndva < 2) b.dva[b.ndva] = Dva{static_cast<int>(vdev), off, asize};
@@ -903,7 +950,8 @@ class ZdbReader {
     if (k >= f.size()) Fail(lineno, "size: no <lsize>L/<psize>P field in '" + raw + "'");
     const std::string_view sz = f[k];
     const size_t l = sz.find('L');
-    if (l == std::string_view::npos || !ParseInt64(sz.substr(0, l), &b.lsize, 16) || b.lsize <= 0) {
+    if (l == std::string_view::npos || !ParseInt64(sz.substr(0, l), &b.lsize, 16) || b.lsize <= 0 ||
+        b.lsize > kMaxBlock) {
       Fail(lineno, "size: '" + std::string(sz) + "' is not <hex lsize>L/<hex psize>P");
     }
     if (l + 1 == sz.size()) {
@@ -924,7 +972,7 @@ class ZdbReader {
       }
       if (v.asize <= 0) Fail(lineno, which + "asize is 0");
       const int64_t cap = pool_.top(v.top)->asize_bytes();
-      if (v.offset + v.asize > cap) {
+      if (v.offset > cap - v.asize) {  // not offset + asize > cap: that sum can overflow
         Fail(lineno, which + "offset " + Hex(v.offset) + " + asize " + Hex(v.asize) + " is beyond the " +
                          std::to_string(cap) + " bytes of top-level vdev " + std::to_string(v.top));
       }

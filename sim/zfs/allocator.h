@@ -10,6 +10,7 @@
 #define ZIOSIM_SIM_ZFS_ALLOCATOR_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,47 @@ LayoutPreset ParseLayoutPreset(std::string_view text);
 // pattern, ...) are listed at the top of allocator.cc.
 std::vector<FileLayout> AllocateFiles(const Pool& pool, const std::vector<FileSpec>& files,
                                       const LayoutPreset& preset, uint64_t seed);
+
+// One DVA: a block's address on a top-level vdev with its allocated size.
+struct Dva {
+  int top = -1;
+  int64_t offset = 0;
+  int64_t asize = 0;
+};
+
+// The metaslab model AllocateFiles uses (rotor, aliquot, DF cursors, ditto
+// placement), block by block, for the live write path (txg.h): a file written
+// through it gets the layout AllocateFiles would give the same write order.
+class BlockAllocator {
+ public:
+  // An empty pool; deterministic.
+  explicit BlockAllocator(const Pool& pool);
+  ~BlockAllocator();
+  BlockAllocator(const BlockAllocator&) = delete;
+  BlockAllocator& operator=(const BlockAllocator&) = delete;
+
+  // Allocates a block of `psize` bytes; with `first_copy`, its ditto copy
+  // (another top-level vdev, or >= 1/8 of the vdev away). Throws InputError
+  // when the pool is full.
+  Dva Alloc(int64_t psize, const Dva* first_copy = nullptr);
+  // Returns a block's space (the caller defers frees by TXG_DEFER_SIZE txgs).
+  void Free(const Dva& dva);
+  // Takes the space of a block already on disk. Throws std::invalid_argument
+  // unless it lies in free space (a bug in the caller).
+  void Claim(const Dva& dva);
+  int64_t free_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A FileLayout from one block pointer per block: `l0` has blocks() entries,
+// `l1` indirect_blocks() entries or none (a file of one block). Extents are
+// merged as AllocateFiles merges them.
+FileLayout BuildFileLayout(const Pool& pool, uint64_t object, int64_t size_bytes, int64_t block_bytes,
+                           int ptrs_per_indirect, const std::vector<BlockPointer>& l0,
+                           const std::vector<BlockPointer>& l1);
 
 // Reads the block list of one file from `zdb -ddddd POOL/FS OBJECT` output
 // (the "Indirect blocks" section: L0/L1 lines with DVAs "<vdev>:<offset>:<asize>").

@@ -46,8 +46,17 @@ struct Dmu::InFlight {
 };
 
 Dmu::Dmu(Pool* pool, const std::vector<FileLayout>* files, PrimaryCache primarycache, std::unique_ptr<Device> l2arc)
+    : Dmu(pool, std::make_unique<LayoutBlockMap>(files), nullptr, primarycache, std::move(l2arc)) {}
+
+Dmu::Dmu(Pool* pool, const BlockMap* map, PrimaryCache primarycache, std::unique_ptr<Device> l2arc)
+    : Dmu(pool, nullptr, map, primarycache, std::move(l2arc)) {}
+
+Dmu::Dmu(Pool* pool, std::unique_ptr<LayoutBlockMap> owned, const BlockMap* map, PrimaryCache primarycache,
+         std::unique_ptr<Device> l2arc)
     : pool_(pool),
-      files_(files),
+      owned_map_(std::move(owned)),
+      map_(map != nullptr ? map : owned_map_.get()),
+      may_dirty_(map_->may_dirty()),
       primarycache_(primarycache),
       l2arc_(std::move(l2arc)),
       arc_(pool->tunables(), l2arc_ ? l2arc_->capacity_bytes() : 0),
@@ -56,8 +65,9 @@ Dmu::Dmu(Pool* pool, const std::vector<FileLayout>* files, PrimaryCache primaryc
       indirect_bytes_(int64_t{1} << pool->tunables().Int("zfs_default_ibs")),
       compressed_arc_(pool->tunables().Bool("zfs_compressed_arc_enabled")),
       promote_(pool->tunables().Bool("ziosim_prefetch_promote")) {
-  for (const FileLayout& f : *files) {
-    zfetch_.push_back(MakeZfetch(pool->tunables(), f.blocks(), f.block_bytes(), f.ptrs_per_indirect(),
+  for (int f = 0; f < map_->files(); ++f) {
+    shapes_.push_back(FileShape{map_->block_bytes(f), map_->ptrs_per_indirect(f)});
+    zfetch_.push_back(MakeZfetch(pool->tunables(), map_->blocks(f), map_->block_bytes(f), map_->ptrs_per_indirect(f),
                                  /*fetch_data=*/primarycache == PrimaryCache::kAll));
   }
   inflight_.reserve(4096);
@@ -101,13 +111,13 @@ void Dmu::Read(int file, int64_t offset, int64_t length, ReadCaller* caller, uin
 // prefetch I/O goes out after the demand I/O of the call.
 void Dmu::StartChunk(uint32_t id) {
   Call& c = calls_[id];
-  const FileLayout& f = (*files_)[c.file];
+  const int64_t bs = BlockBytes(c.file);
   c.chunk_end = std::min(c.end, (c.chunk_start / chunk_bytes_ + 1) * chunk_bytes_);
   c.pending = 0;
   c.cpu_work = 0;
   c.held.clear();
-  const int64_t first = c.chunk_start / f.block_bytes();
-  const int64_t last = (c.chunk_end - 1) / f.block_bytes();
+  const int64_t first = c.chunk_start / bs;
+  const int64_t last = (c.chunk_end - 1) / bs;
   Predict(c, first, last - first + 1);
   for (int64_t b = first; b <= last; ++b) HoldBlock(id, b, &c.cpu_work);
   IssuePrefetches(c.file);
@@ -116,7 +126,8 @@ void Dmu::StartChunk(uint32_t id) {
 
 bool Dmu::Cached(int file, int64_t blkid) const {
   const uint64_t key = Pack(file, 0, blkid);
-  return inflight_.count(key) > 0 || arc_.Contains(ToArcKey(key)) || (*files_)[file].Locate(0, blkid).hole;
+  return inflight_.count(key) > 0 || arc_.Contains(ToArcKey(key)) || Unsynced(file, blkid) ||
+         map_->Locate(file, 0, blkid).hole;
 }
 
 void Dmu::Predict(const Call& c, int64_t first, int64_t nblks) {
@@ -130,13 +141,12 @@ void Dmu::Predict(const Call& c, int64_t first, int64_t nblks) {
 }
 
 void Dmu::IssuePrefetches(int file) {
-  const FileLayout& f = (*files_)[file];
   for (const PrefetchRange& r : ranges_) {
     for (int64_t b = r.first; b < r.first + r.count; ++b) {
       const uint64_t key = Pack(file, r.level, b);
       if (inflight_.count(key) > 0 || arc_.Contains(ToArcKey(key))) continue;
-      if (r.level == 0 && f.Locate(0, b).hole) continue;
-      if (r.level == 1 && (f.extents(1).empty() || f.Locate(1, b).hole)) continue;
+      if (r.level == 0 && Unsynced(file, b)) continue;
+      if (map_->Locate(file, r.level, b).hole) continue;
       ++stats_.prefetch_reads;
       const ArcLookupResult where = arc_.Lookup(ToArcKey(key), /*prefetch=*/true, pool_->sim()->now());
       if (where.where == ArcLookupResult::Where::kL2 && l2arc_) {
@@ -152,12 +162,15 @@ void Dmu::IssuePrefetches(int file) {
 
 void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
   Call& c = calls_[id];
-  const FileLayout& f = (*files_)[c.file];
   ++stats_.demand_blocks;
-  if (f.Locate(0, blkid).hole) {
+  if (Unsynced(c.file, blkid)) {  // the dirty dbuf holds the data
+    ++stats_.dirty_hits;
+    return;
+  }
+  if (map_->Locate(c.file, 0, blkid).hole) {
     // dbuf_read_hole: an anonymous buffer of the whole block, zeroed, never cached.
     ++stats_.hole_blocks;
-    *cpu_work += cpu_.costs().buffer_alloc_ns + cpu_.ZeroNs(f.block_bytes());
+    *cpu_work += cpu_.costs().buffer_alloc_ns + cpu_.ZeroNs(BlockBytes(c.file));
     return;
   }
   const uint64_t key = Pack(c.file, 0, blkid);
@@ -180,7 +193,7 @@ void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
   }
   const ArcLookupResult r = arc_.Lookup(ToArcKey(key), /*prefetch=*/false, pool_->sim()->now());
   if (r.where == ArcLookupResult::Where::kArc) {
-    if (r.needs_decompress) *cpu_work += cpu_.DecompressNs(f.block_bytes());
+    if (r.needs_decompress) *cpu_work += cpu_.DecompressNs(BlockBytes(c.file));
     return;
   }
   ++stats_.demand_misses;
@@ -201,9 +214,8 @@ void Dmu::ReadBlock(uint64_t key, ZioPriority priority, bool prefetch) {
   InFlight& f = inflight_[key];
   f.priority = priority;
   f.prefetch = prefetch;
-  const FileLayout& layout = (*files_)[FileOf(key)];
-  const int64_t l1_blkid = BlkidOf(key) / layout.ptrs_per_indirect();
-  if (LevelOf(key) == 0 && !f.from_l2 && !layout.extents(1).empty() && !layout.Locate(1, l1_blkid).hole) {
+  const int64_t l1_blkid = BlkidOf(key) / shapes_[static_cast<size_t>(FileOf(key))].ptrs_per_indirect;
+  if (LevelOf(key) == 0 && !f.from_l2 && !map_->Locate(FileOf(key), 1, l1_blkid).hole) {
     const uint64_t l1 = Pack(FileOf(key), 1, l1_blkid);
     if (auto it = inflight_.find(l1); it != inflight_.end()) {
       it->second.dependents.push_back(key);
@@ -232,7 +244,7 @@ void Dmu::IssueBlock(uint64_t key, InFlight& f) {
     }
     f.from_l2 = false;  // cache device saturated: read the pool instead
   }
-  const BlockPointer bp = (*files_)[FileOf(key)].Locate(LevelOf(key), BlkidOf(key));
+  const BlockPointer bp = map_->Locate(FileOf(key), LevelOf(key), BlkidOf(key));
   f.zio = pool_->Read(bp.top, bp.offset, bp.psize, f.priority, this, key);
 }
 
@@ -257,7 +269,7 @@ void Dmu::PipelineDone(uint64_t key, int64_t psize) {
 }
 
 int64_t Dmu::LogicalSize(uint64_t key) const {
-  return LevelOf(key) == 0 ? (*files_)[FileOf(key)].block_bytes() : indirect_bytes_;
+  return LevelOf(key) == 0 ? BlockBytes(FileOf(key)) : indirect_bytes_;
 }
 
 void Dmu::BlockArrived(uint64_t key) {
@@ -266,9 +278,8 @@ void Dmu::BlockArrived(uint64_t key) {
   InFlight f = std::move(it->second);
   inflight_.erase(it);
   const int file = FileOf(key);
-  const FileLayout& layout = (*files_)[file];
   const int level = LevelOf(key);
-  const BlockPointer bp = layout.Locate(level, BlkidOf(key));
+  const BlockPointer bp = map_->Locate(file, level, BlkidOf(key));
   const int64_t lsize = LogicalSize(key);
   arc_.Insert(ToArcKey(key), lsize, bp.psize, level > 0, f.prefetch, pool_->sim()->now());
   if (f.prefetch && !f.waiters.empty() && level == 0) zfetch_[file]->LatePrefetch(BlkidOf(key));
@@ -284,6 +295,16 @@ void Dmu::BlockArrived(uint64_t key) {
     if (--c.pending == 0) FinishChunk(id);
   }
   if (level > 0) arc_.Release(ToArcKey(key), Cacheable(level));
+}
+
+// A record being read from its old place keeps that read (it lands, then
+// later reads see the ARC copy); compression of dirty data is not modelled.
+void Dmu::CacheDirtied(int file, int64_t blkid) {
+  const uint64_t key = Pack(file, 0, blkid);
+  if (!Cacheable(0) || inflight_.count(key) > 0) return;
+  const int64_t lsize = BlockBytes(file);
+  arc_.Insert(ToArcKey(key), lsize, lsize, /*metadata=*/false, /*prefetch=*/false, pool_->sim()->now());
+  arc_.Release(ToArcKey(key), /*cacheable=*/true);
 }
 
 void Dmu::FinishChunk(uint32_t id) {

@@ -8,6 +8,8 @@
 // the host CPU as blocks arrive; copy-out and zero-fill run on the reader's
 // CPU time. With primarycache=metadata|none data blocks leave the ARC when the
 // call releases them, so the next small read of the same record reads it again.
+// Block pointers come from a BlockMap (block_map.h): with a write path, the
+// txg's files, so reads see rewrites; a record dirty in memory is a hit.
 #ifndef ZIOSIM_SIM_ZFS_DMU_H_
 #define ZIOSIM_SIM_ZFS_DMU_H_
 
@@ -18,6 +20,7 @@
 
 #include "models/device/device.h"
 #include "sim/zfs/arc.h"
+#include "sim/zfs/block_map.h"
 #include "sim/zfs/file_layout.h"
 #include "sim/zfs/host_cpu.h"
 #include "sim/zfs/pool.h"
@@ -42,6 +45,7 @@ struct DmuStats {
   uint64_t prefetch_reads = 0;    // blocks read because the prefetcher asked
   uint64_t indirect_reads = 0;
   uint64_t hole_blocks = 0;
+  uint64_t dirty_hits = 0;        // demand blocks found dirty in memory (not yet synced)
   uint64_t l2_reads = 0;
   int64_t l2_read_bytes = 0;
 };
@@ -50,6 +54,8 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
  public:
   // `files` must outlive the Dmu. `l2arc` (optional) is the cache device.
   Dmu(Pool* pool, const std::vector<FileLayout>* files, PrimaryCache primarycache, std::unique_ptr<Device> l2arc);
+  // Reads through `map` (e.g. a Txg), which must outlive the Dmu.
+  Dmu(Pool* pool, const BlockMap* map, PrimaryCache primarycache, std::unique_ptr<Device> l2arc);
   ~Dmu() override;
 
   // Starts read(file, offset, length); `caller` hears when it returns.
@@ -65,6 +71,9 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
   const Arc& arc() const { return arc_; }
   const HostCpu& cpu() const { return cpu_; }
   const Device* l2arc() const { return l2arc_.get(); }
+  // The write path dirtied record `blkid` of `file`: with primarycache=all its
+  // dbuf enters the ARC now (dbuf_dirty), so it stays cached after the sync.
+  void CacheDirtied(int file, int64_t blkid);
   // Stops the L2ARC feed timer so the run can end.
   void StopFeeding() { feeding_ = false; }
 
@@ -75,6 +84,10 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
  private:
   struct Call;
   struct InFlight;
+
+  // Reads through `map`, or through `owned` when `map` is null.
+  Dmu(Pool* pool, std::unique_ptr<LayoutBlockMap> owned, const BlockMap* map, PrimaryCache primarycache,
+      std::unique_ptr<Device> l2arc);
 
   void StartChunk(uint32_t call);
   void HoldBlock(uint32_t call, int64_t blkid, SimTime* cpu_work);
@@ -89,9 +102,18 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
   void FinishChunk(uint32_t call);
   void Feed();
   bool Cacheable(int level) const;
+  bool Unsynced(int file, int64_t blkid) const { return may_dirty_ && map_->Unsynced(file, blkid); }
+  int64_t BlockBytes(int file) const { return shapes_[static_cast<size_t>(file)].block_bytes; }
 
   Pool* pool_;
-  const std::vector<FileLayout>* files_;
+  std::unique_ptr<LayoutBlockMap> owned_map_;  // read-only runs: over their layouts
+  const BlockMap* map_;
+  struct FileShape {
+    int64_t block_bytes;
+    int ptrs_per_indirect;
+  };
+  std::vector<FileShape> shapes_;  // per file, from map_ (a file's geometry never changes)
+  bool may_dirty_;
   PrimaryCache primarycache_;
   std::unique_ptr<Device> l2arc_;
   Arc arc_;

@@ -56,6 +56,10 @@ struct Zio {
   uint64_t tag = 0;                     // caller's identifier
   SimTime created_ns = 0;
   int error = 0;                        // 0 or an errno-like code (ENXIO: child unreadable)
+  // A RAID-Z skip-sector write (ZIO_FLAG_OPTIONAL | ZIO_FLAG_NODATA): written
+  // only inside an aggregate, where it fills the hole between two writes;
+  // dropped when the queue would issue it alone. Nobody waits for it.
+  bool optional = false;
 
   // Leaf-queue bookkeeping.
   SimTime queued_ns = 0;
