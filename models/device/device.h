@@ -57,16 +57,18 @@ class Device : public EventHandler {
 
   // REQUIRES: in_device() < queue_depth(); the request lies inside the device.
   virtual void Submit(const DeviceRequest& req) = 0;
+  // When a cache flush issued now (SYNCHRONIZE CACHE, DKIOCFLUSHWRITECACHE)
+  // completes: everything the device has acknowledged is then on stable media.
+  // The flush waits for the write-back destage already modelled and adds no
+  // arm work of its own. Devices without a volatile write cache: now.
+  virtual SimTime FlushDoneAt() const { return sim_->now(); }
 
   void set_listener(DeviceListener* listener) { listener_ = listener; }
   const DeviceStats& stats() const { return stats_; }
   // Closes the busy-time accounting at `now` (call before reading stats at the end of a run).
   void FinishStats(SimTime now) { stats_.Finish(now); }
   // Starts the statistics afresh at `now` (e.g. after a warm-up pass).
-  void ResetStats(SimTime now) {
-    stats_ = DeviceStats{};
-    stats_.OnEnter(now, in_device());
-  }
+  void ResetStats(SimTime now) { stats_.Restart(now, in_device()); }
 
  protected:
   // Validates a request against capacity and sector alignment; throws std::logic_error.

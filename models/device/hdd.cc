@@ -60,6 +60,12 @@ class HddDevice::Impl {
   int64_t EstimateAccessPs(const DeviceRequest& req, int64_t t_ps) const;
   // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
   void AdvanceReadAhead(int64_t t_ps);
+  // Latest instant a write-back segment's data reach the platter.
+  int64_t DirtyUntilPs() const {
+    int64_t until = 0;
+    for (int i = 0; i < p_.cache.segments; ++i) until = std::max(until, cache_.at(i).dirty_until_ps);
+    return until;
+  }
 
   struct Pending {
     DeviceRequest req;
@@ -539,6 +545,8 @@ void HddDevice::Submit(const DeviceRequest& req) {
   impl_->queue_.push_back(Impl::Pending{req, sim_->now()});
   if (!impl_->busy_) StartNext();
 }
+
+SimTime HddDevice::FlushDoneAt() const { return std::max(sim_->now(), CeilNs(impl_->DirtyUntilPs())); }
 
 void HddDevice::StartNext() {
   auto& q = impl_->queue_;

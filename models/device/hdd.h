@@ -46,6 +46,8 @@ class HddDevice : public Device {
   int queue_depth() const override { return params_.queue_depth; }
   int in_device() const override { return in_device_; }
   void Submit(const DeviceRequest& req) override;
+  // The end of the destage of every write-back segment still dirty.
+  SimTime FlushDoneAt() const override;
   void OnEvent(uint32_t kind, uint64_t arg) override;
 
   const HddParams& params() const { return params_; }

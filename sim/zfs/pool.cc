@@ -12,6 +12,9 @@ Pool::Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables) : spec_(spe
   ctx_.tunables = std::move(tunables);
   root_ = std::make_unique<RootVdev>(&ctx_);
   for (size_t i = 0; i < spec.vdevs.size(); ++i) root_->AddChild(BuildTop(spec.vdevs[i], static_cast<int>(i)));
+  for (size_t k = 0; k < spec.logs.size(); ++k) {
+    root_->AddChild(BuildTop(spec.logs[k], static_cast<int>(spec.vdevs.size() + k)));
+  }
 }
 
 std::unique_ptr<LeafVdev> Pool::BuildLeaf(const std::string& drive, int top_index) {
@@ -55,10 +58,10 @@ int64_t Pool::BlockAsize(int top, int64_t psize) const {
   return (psize + sector - 1) / sector * sector;
 }
 
-Zio* Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
-                uint64_t tag) {
+Zio* Pool::StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPriority priority,
+                     ZioDoneListener* listener, uint64_t tag) {
   Zio* z = ctx_.arena.New();
-  z->type = ZioType::kRead;
+  z->type = type;
   z->priority = priority;
   z->offset = offset;
   z->size = size;
@@ -68,6 +71,32 @@ Zio* Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, Zio
   z->top_vdev = top;
   z->created_ns = ctx_.sim->now();
   root_->IoStart(z);
+  return z;
+}
+
+Zio* Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
+                uint64_t tag) {
+  return StartRoot(ZioType::kRead, top, offset, size, priority, listener, tag);
+}
+
+Zio* Pool::Write(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
+                 uint64_t tag) {
+  return StartRoot(ZioType::kWrite, top, offset, size, priority, listener, tag);
+}
+
+Zio* Pool::WriteLabel(size_t leaf, int64_t phys_offset, int64_t size, ZioPriority priority,
+                      ZioDoneListener* listener, uint64_t tag) {
+  Zio* z = ctx_.arena.New();
+  z->type = ZioType::kWrite;
+  z->priority = priority;
+  z->offset = phys_offset - kVdevLabelStartBytes;  // the leaf adds the front labels back
+  z->size = size;
+  z->vdev = leaves_[leaf];
+  z->listener = listener;
+  z->tag = tag;
+  z->top_vdev = leaf_tops_[leaf];
+  z->created_ns = ctx_.sim->now();
+  leaves_[leaf]->IoStart(z);
   return z;
 }
 
@@ -81,6 +110,12 @@ void Pool::ResetStats() {
 
 void Pool::SettleStats() {
   for (LeafVdev* l : leaves_) l->SettleStats();
+}
+
+std::unique_ptr<Device> MakeL2arcDevice(const Pool& pool, const std::string& drive) {
+  const std::string name = drive.empty() && !pool.spec().caches.empty() ? pool.spec().caches[0].drive : drive;
+  if (name.empty()) return nullptr;
+  return MakeDevice(pool.sim(), "l2arc", ResolveDrive(name), QueuePolicy::kFifo);
 }
 
 }  // namespace ziosim

@@ -27,7 +27,12 @@ class Pool {
   const PoolSpec& spec() const { return spec_; }
   int ashift() const { return spec_.ashift; }
   RootVdev& root() { return *root_; }
-  int top_count() const { return static_cast<int>(root_->children().size()); }
+  // Data (normal class) top-level vdevs: 0 .. top_count()-1, the ones blocks are
+  // allocated on. Log vdevs (the spec's `log` section, SLOGs) follow them under
+  // the root as tops top_count() .. top_count()+log_count()-1: only the ZIL writes there.
+  int top_count() const { return static_cast<int>(spec_.vdevs.size()); }
+  int log_count() const { return static_cast<int>(spec_.logs.size()); }
+  int log_top(int k) const { return top_count() + k; }
   Vdev* top(int i) const { return root_->child(static_cast<size_t>(i)); }
   // Leaves in pool order, with the catalog drive each one is.
   const std::vector<LeafVdev*>& leaves() const { return leaves_; }
@@ -44,6 +49,19 @@ class Pool {
   // Returns the root zio, valid until `listener` hears it is done.
   Zio* Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
             uint64_t tag);
+  // Starts writing `size` bytes at `offset` of top-level vdev `top` (space the
+  // caller allocated: BlockAsize bytes there); as zio_write's vdev stage: a
+  // mirror writes every child, RAID-Z every column (parity, data, optional
+  // skip sectors). `listener` hears when every child is on disk.
+  // Returns the root zio, valid until `listener` hears it is done.
+  Zio* Write(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
+             uint64_t tag);
+  // Writes `size` bytes at physical byte `phys_offset` of leaf `leaf` (label
+  // and uberblock writes, outside the vdev's allocatable space).
+  Zio* WriteLabel(size_t leaf, int64_t phys_offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
+                  uint64_t tag);
+  // The pool's dirty data (dp_dirty_total), as the txg engine reports it.
+  void set_dirty_bytes(int64_t bytes) { ctx_.dirty_bytes = bytes; }
   int64_t live_zios() const { return ctx_.arena.live(); }
   void set_observer(LeafIoObserver* observer) { ctx_.observer = observer; }
   // Closes busy-time and depth accounting at the current time.
@@ -54,6 +72,8 @@ class Pool {
  private:
   std::unique_ptr<Vdev> BuildTop(const PoolSpecVdev& v, int top_index);
   std::unique_ptr<LeafVdev> BuildLeaf(const std::string& drive, int top_index);
+  Zio* StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPriority priority,
+                 ZioDoneListener* listener, uint64_t tag);
 
   PoolContext ctx_;
   PoolSpec spec_;
@@ -62,6 +82,10 @@ class Pool {
   std::vector<std::string> leaf_drives_;
   std::vector<int> leaf_tops_;
 };
+
+// The L2ARC device for a Dmu: `drive` when given (the --l2arc option), else
+// the spec's `cache` device; null when neither names one.
+std::unique_ptr<Device> MakeL2arcDevice(const Pool& pool, const std::string& drive);
 
 }  // namespace ziosim
 

@@ -19,6 +19,7 @@ DiskReport ReportOne(const Pool& pool, size_t i, SimTime elapsed_ns) {
   r.drive = pool.leaf_drive(i);
   const Vdev* top = pool.top(pool.leaf_top(i));
   r.vdev = top == &leaf ? leaf.name() : top->name();
+  if (pool.leaf_top(i) >= pool.top_count()) r.vdev = "log/" + r.vdev;  // zpool iostat -v's "logs" section
   r.busy_pct = elapsed > 0 ? 100.0 * static_cast<double>(d.busy_ns()) / elapsed : 0;
   r.reads = d.reads();
   r.read_bytes = d.read_bytes();
@@ -70,11 +71,11 @@ nlohmann::json DisksToJson(const std::vector<DiskReport>& disks) {
 std::string FormatDiskTable(const std::vector<DiskReport>& disks) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "%-4s %-22s %-10s %6s %8s %9s %8s %7s %6s %7s %7s %8s\n", "disk", "drive",
+  std::snprintf(line, sizeof line, "%-4s %-22s %-12s %6s %8s %9s %8s %7s %6s %7s %7s %8s\n", "disk", "drive",
                 "vdev", "busy%", "reads", "MB/s", "zios", "agg", "split", "active", "queued", "svc ms");
   out += line;
   for (const DiskReport& r : disks) {
-    std::snprintf(line, sizeof line, "%-4s %-22s %-10s %6.1f %8llu %9.1f %8llu %7llu %6llu %7.2f %7.2f %8.3f\n",
+    std::snprintf(line, sizeof line, "%-4s %-22s %-12s %6.1f %8llu %9.1f %8llu %7llu %6llu %7.2f %7.2f %8.3f\n",
                   r.name.c_str(), r.drive.c_str(), r.vdev.c_str(), r.busy_pct,
                   static_cast<unsigned long long>(r.reads), r.read_mb_s, static_cast<unsigned long long>(r.zios),
                   static_cast<unsigned long long>(r.aggregated), static_cast<unsigned long long>(r.split),

@@ -19,7 +19,7 @@ namespace ziosim {
 struct DiskReport {
   std::string name;   // d0, d1, ... in pool order
   std::string drive;  // catalog name
-  std::string vdev;   // top-level vdev, e.g. mirror-0
+  std::string vdev;   // top-level vdev, e.g. mirror-0; a log vdev as log/mirror-1
   double busy_pct = 0;
   uint64_t reads = 0;         // device commands
   int64_t read_bytes = 0;

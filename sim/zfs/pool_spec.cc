@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::string_view kKeywords[] = {"mirror", "raidz", "raidz1", "raidz2", "raidz3"};
 // zpool sections and vdev kinds ziosim does not model.
-constexpr std::string_view kUnsupported[] = {"log", "cache", "spare", "special", "dedup"};
+constexpr std::string_view kUnsupported[] = {"spare", "special", "dedup"};
 constexpr int kMaxCount = 1024;
 constexpr int kMinAshift = 9;
 constexpr int kMaxAshift = 16;
@@ -23,6 +23,8 @@ constexpr int kMaxAshift = 16;
 bool IsKeyword(std::string_view t) {
   return std::find(std::begin(kKeywords), std::end(kKeywords), t) != std::end(kKeywords);
 }
+
+bool IsSection(std::string_view t) { return t == "log" || t == "cache"; }
 
 bool IsUnsupported(std::string_view t) {
   return std::find(std::begin(kUnsupported), std::end(kUnsupported), t) != std::end(kUnsupported) ||
@@ -70,6 +72,10 @@ class Parser {
     }
     for (size_t i = 0; i < tokens_.size(); ++i) Token(i);
     CloseGroup();
+    CloseSection();
+    if (spec_.vdevs.empty()) {
+      throw InputError(Quoted() + "no data vdevs: give the pool's disks before its log and cache sections");
+    }
     return std::move(spec_);
   }
 
@@ -78,6 +84,7 @@ class Parser {
     size_t token;  // index of the keyword
     PoolSpecVdev vdev;
   };
+  enum class Section { kData, kLog, kCache };
 
   std::string Quoted() const { return "pool spec \"" + std::string(text_) + "\": "; }
 
@@ -97,7 +104,14 @@ class Parser {
 
   void Token(size_t i) {
     const std::string& t = tokens_[i];
+    if (IsSection(t)) {
+      OpenSection(i);
+      return;
+    }
     if (IsKeyword(t)) {
+      // zpool_vdev.c construct_spec: "unsupported 'log' device" / "'cache' device".
+      if (section_ == Section::kCache) Fail(i, "cache devices must be single disks (zpool rejects groups here)");
+      if (section_ == Section::kLog && t != "mirror") Fail(i, "log devices must be single disks or mirrors");
       CloseGroup();
       Group g{i, {}};
       if (t == "mirror") {
@@ -118,13 +132,38 @@ class Parser {
     for (int k = 0; k < count; ++k) {
       if (group_) {
         group_->vdev.leaves.push_back({drive});
+      } else if (section_ == Section::kCache) {
+        // Dmu feeds one L2ARC device; several would need a device rotor there.
+        if (!spec_.caches.empty()) Fail(i, "ziosim models one cache device (give a single drive after cache)");
+        spec_.caches.push_back({drive});
       } else {
         PoolSpecVdev disk;
         disk.kind = PoolSpecVdev::Kind::kDisk;
         disk.leaves.push_back({drive});
-        spec_.vdevs.push_back(std::move(disk));
+        Target().push_back(std::move(disk));
       }
     }
+  }
+
+  std::vector<PoolSpecVdev>& Target() { return section_ == Section::kLog ? spec_.logs : spec_.vdevs; }
+
+  // `log` or `cache` at token i: the devices that follow belong to it.
+  void OpenSection(size_t i) {
+    CloseGroup();
+    CloseSection();
+    const Section next = tokens_[i] == "log" ? Section::kLog : Section::kCache;
+    const bool seen = next == Section::kLog ? seen_log_ : seen_cache_;
+    if (seen) Fail(i, "\"" + tokens_[i] + "\" can be given only once");
+    (next == Section::kLog ? seen_log_ : seen_cache_) = true;
+    section_ = next;
+    section_token_ = i;
+  }
+
+  // Each section appears once, so an empty list means nothing followed its keyword.
+  void CloseSection() {
+    if (section_ == Section::kData) return;
+    const bool empty = section_ == Section::kLog ? spec_.logs.empty() : spec_.caches.empty();
+    if (empty) Fail(section_token_, "needs at least one device after it");
   }
 
   // "5xhgst-nas-4tb" -> (5, "hgst-nas-4tb"); a token without a count -> (1, token).
@@ -143,7 +182,9 @@ class Parser {
     if (digits.size() > 5 || std::stoi(digits) > kMaxCount) {
       Fail(i, "the count must be at most " + std::to_string(kMaxCount));
     }
-    if (IsKeyword(drive) || IsUnsupported(drive)) Fail(i, "a count applies to drives, not to \"" + drive + "\"");
+    if (IsKeyword(drive) || IsSection(drive) || IsUnsupported(drive)) {
+      Fail(i, "a count applies to drives, not to \"" + drive + "\"");
+    }
     return {std::stoi(digits), drive};
   }
 
@@ -193,7 +234,7 @@ class Parser {
       Fail(group_->token, ToLowerNoun(keyword) + " of " + std::to_string(n) + " disks is too wide (at most " +
                               std::to_string(kMaxVdevWidth) + ")");
     }
-    spec_.vdevs.push_back(std::move(group_->vdev));
+    Target().push_back(std::move(group_->vdev));
     group_.reset();
   }
 
@@ -201,6 +242,10 @@ class Parser {
   PoolSpec spec_;
   std::vector<std::string> tokens_;
   std::optional<Group> group_;
+  Section section_ = Section::kData;
+  size_t section_token_ = 0;
+  bool seen_log_ = false;
+  bool seen_cache_ = false;
   std::optional<std::vector<std::string>> catalog_names_;
   std::set<std::string> validated_;
 };
@@ -225,24 +270,40 @@ void AppendLeaves(std::string* out, const std::vector<PoolSpecLeaf>& leaves) {
 
 PoolSpec ParsePoolSpec(std::string_view text, int ashift) { return Parser(text, ashift).Parse(); }
 
-std::string FormatPoolSpec(const PoolSpec& spec) {
-  std::string out;
+namespace {
+
+void AppendVdevs(std::string* out, const std::vector<PoolSpecVdev>& vdevs) {
   std::vector<PoolSpecLeaf> stripe;  // consecutive single-disk vdevs
   auto flush_stripe = [&] {
-    AppendLeaves(&out, stripe);
+    AppendLeaves(out, stripe);
     stripe.clear();
   };
-  for (const PoolSpecVdev& v : spec.vdevs) {
+  for (const PoolSpecVdev& v : vdevs) {
     if (v.kind == PoolSpecVdev::Kind::kDisk) {
       stripe.insert(stripe.end(), v.leaves.begin(), v.leaves.end());
       continue;
     }
     flush_stripe();
-    out += out.empty() ? "" : " ";
-    out += v.kind == PoolSpecVdev::Kind::kMirror ? "mirror" : "raidz" + std::to_string(v.parity);
-    AppendLeaves(&out, v.leaves);
+    *out += out->empty() ? "" : " ";
+    *out += v.kind == PoolSpecVdev::Kind::kMirror ? "mirror" : "raidz" + std::to_string(v.parity);
+    AppendLeaves(out, v.leaves);
   }
   flush_stripe();
+}
+
+}  // namespace
+
+std::string FormatPoolSpec(const PoolSpec& spec) {
+  std::string out;
+  AppendVdevs(&out, spec.vdevs);
+  if (!spec.logs.empty()) {
+    out += " log";
+    AppendVdevs(&out, spec.logs);
+  }
+  if (!spec.caches.empty()) {
+    out += " cache";
+    AppendLeaves(&out, spec.caches);
+  }
   return out;
 }
 

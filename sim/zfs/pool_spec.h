@@ -4,13 +4,19 @@
 //   mirror A A mirror A A                     two mirrors, striped
 //   raidz2 5xhgst-nas-4tb                     one 5-wide RAID-Z2 (NxDRIVE = N copies)
 //   hgst-nas-4tb hgst-nas-4tb                 a stripe of two single disks
+//   mirror 2xA log mirror 2xgeneric-ssd cache generic-ssd
+//                                             a mirror with a mirrored SLOG and an L2ARC
 //
 // Tokens are separated by whitespace. `mirror`, `raidz` (= raidz1), `raidz1`,
 // `raidz2` and `raidz3` start a top-level vdev whose disks follow until the next
 // keyword; a drive outside a group is a single-disk top-level vdev. A drive is
 // a catalog name, disksim:FILE.parv or a .toml drive file (see ResolveDrive);
-// each is checked to resolve. log, cache, spare, special, dedup and dRAID vdevs
-// are not supported. Errors are InputError quoting the spec and naming the token.
+// each is checked to resolve. `log` starts the log section (separate intent log
+// devices: single disks or mirrors, as zpool allows) and `cache` the cache
+// section (L2ARC: single disks); each may appear once, not empty, and what
+// follows it belongs to it until the other section keyword. spare, special,
+// dedup and dRAID vdevs are not supported. Errors are InputError quoting the
+// spec and naming the token.
 #ifndef ZIOSIM_SIM_ZFS_POOL_SPEC_H_
 #define ZIOSIM_SIM_ZFS_POOL_SPEC_H_
 
@@ -32,7 +38,9 @@ struct PoolSpecVdev {
 };
 
 struct PoolSpec {
-  std::vector<PoolSpecVdev> vdevs;
+  std::vector<PoolSpecVdev> vdevs;   // data (normal class) top-level vdevs
+  std::vector<PoolSpecVdev> logs;    // `log` section: top-level log vdevs (disks or mirrors)
+  std::vector<PoolSpecLeaf> caches;  // `cache` section: L2ARC devices
   int ashift = 12;
   std::string text;  // as given
 };
@@ -44,7 +52,8 @@ inline constexpr int kMaxVdevWidth = 64;
 PoolSpec ParsePoolSpec(std::string_view text, int ashift = 12);
 
 // The spec in canonical form: "mirror 2xwd-re4-1tb raidz2 5xhgst-nas-4tb" (raidz
-// written raidz1, runs of the same drive as NxDRIVE). Parsing it gives the same tree.
+// written raidz1, runs of the same drive as NxDRIVE, then " log ..." and
+// " cache ..." when present). Parsing it gives the same tree.
 std::string FormatPoolSpec(const PoolSpec& spec);
 
 }  // namespace ziosim

@@ -15,7 +15,7 @@ using ziosim::testing::CliRun;
 
 CliRun RunCli(const std::string& args) { return ziosim::testing::RunCli(args, /*merge_stderr=*/true); }
 
-const std::set<std::string> kProfiles = {"freebsd-9",  "freebsd-10", "freebsd-11", "freebsd-12",
+const std::set<std::string> kProfiles = {"freebsd-8.2", "freebsd-9.0", "solaris-11-express", "freebsd-9",  "freebsd-10", "freebsd-11", "freebsd-12",
                                          "zol-0.6.1",  "zol-0.6.2",  "zol-0.6.5",  "zol-0.7",
                                          "zol-0.8",    "openzfs-2.1", "openzfs-2.2"};
 
@@ -74,7 +74,8 @@ TEST(ProfilesCliTest, TextTableAndDiff) {
   EXPECT_NE(diff.out.find("freebsd-9: mirror_policy=rotor ziosim_vdev_scheduler=deadline"), std::string::npos) << diff.out;
   EXPECT_NE(diff.out.find("openzfs-2.2:\n"), std::string::npos) << diff.out;
   // Profiles come in era order: numbers in names compare as numbers.
-  EXPECT_EQ(diff.out.rfind("freebsd-9:", 0), 0u) << diff.out;
+  EXPECT_EQ(diff.out.rfind("freebsd-8.2:", 0), 0u) << diff.out;
+  EXPECT_LT(diff.out.find("freebsd-9:"), diff.out.find("freebsd-10:")) << diff.out;
 }
 
 TEST(ProfilesCliTest, TunablesJson) {

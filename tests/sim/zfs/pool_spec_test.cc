@@ -6,22 +6,16 @@
 #include <gtest/gtest.h>
 
 #include "models/catalog/catalog.h"
+#include "sim/zfs/pool.h"
 #include "sim/core/status.h"
+#include "tests/test_util.h"
 
 namespace ziosim {
 namespace {
 
 using Kind = PoolSpecVdev::Kind;
 
-template <typename Fn>
-std::string ErrorOf(Fn fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::ErrorOf;
 
 std::vector<std::string> Drives(const PoolSpecVdev& v) {
   std::vector<std::string> out;
@@ -180,18 +174,74 @@ TEST(PoolSpecErrorTest, BadCounts) {
 }
 
 TEST(PoolSpecErrorTest, UnsupportedSections) {
-  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("mirror 2xwd-re4-1tb log generic-ssd"); }),
-            "pool spec \"mirror 2xwd-re4-1tb log generic-ssd\": token 3 \"log\": \"log\" vdevs are not supported "
-            "yet (only mirror, raidz1-3 and single disks)");
-  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb cache generic-ssd"); }),
-            "pool spec \"wd-re4-1tb cache generic-ssd\": token 2 \"cache\": \"cache\" vdevs are not supported yet "
-            "(only mirror, raidz1-3 and single disks)");
   EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb spare wd-re4-1tb"); }),
             "pool spec \"wd-re4-1tb spare wd-re4-1tb\": token 2 \"spare\": \"spare\" vdevs are not supported yet "
             "(only mirror, raidz1-3 and single disks)");
   EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid2 8xwd-re4-1tb"); }),
             "pool spec \"draid2 8xwd-re4-1tb\": token 1 \"draid2\": dRAID vdevs are not supported yet (only "
             "mirror, raidz1-3 and single disks)");
+}
+
+TEST(PoolSpecTest, LogAndCacheSections) {
+  const PoolSpec s = ParsePoolSpec("mirror 2xwd-re4-1tb log mirror 2xgeneric-ssd cache generic-ssd");
+  ASSERT_EQ(s.vdevs.size(), 1u);
+  EXPECT_EQ(Drives(s.vdevs[0]), (std::vector<std::string>{"wd-re4-1tb", "wd-re4-1tb"}));
+  ASSERT_EQ(s.logs.size(), 1u);
+  EXPECT_EQ(s.logs[0].kind, Kind::kMirror);
+  EXPECT_EQ(Drives(s.logs[0]), (std::vector<std::string>{"generic-ssd", "generic-ssd"}));
+  ASSERT_EQ(s.caches.size(), 1u);
+  EXPECT_EQ(s.caches[0].drive, "generic-ssd");
+  EXPECT_EQ(FormatPoolSpec(s), "mirror 2xwd-re4-1tb log mirror 2xgeneric-ssd cache generic-ssd");
+
+  // Sections in either order; bare log disks are single-disk log vdevs, striped.
+  const PoolSpec t = ParsePoolSpec("raidz1 5xwd-re4-1tb cache generic-ssd log 2xgeneric-ssd");
+  ASSERT_EQ(t.logs.size(), 2u);
+  EXPECT_EQ(t.logs[1].kind, Kind::kDisk);
+  EXPECT_EQ(t.caches.size(), 1u);
+  EXPECT_EQ(FormatPoolSpec(t), "raidz1 5xwd-re4-1tb log 2xgeneric-ssd cache generic-ssd");
+  EXPECT_EQ(FormatPoolSpec(ParsePoolSpec(FormatPoolSpec(t))), FormatPoolSpec(t));
+}
+
+// Log vdevs follow the data vdevs under the root, out of the allocator's sight;
+// the cache device feeds the L2ARC unless --l2arc names another.
+TEST(PoolSpecTest, PoolBuildsLogAndCacheDevices) {
+  Simulation sim;
+  Pool pool(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb log mirror 2xgeneric-ssd cache generic-ssd"), Tunables());
+  EXPECT_EQ(pool.top_count(), 1);
+  EXPECT_EQ(pool.log_count(), 1);
+  EXPECT_EQ(pool.top(pool.log_top(0))->type(), "mirror");
+  ASSERT_EQ(pool.leaves().size(), 4u);
+  EXPECT_EQ(pool.leaf_top(3), 1);
+  EXPECT_FALSE(pool.leaves()[3]->rotational());
+  EXPECT_FALSE(MakeL2arcDevice(pool, "")->is_rotational());
+  EXPECT_TRUE(MakeL2arcDevice(pool, "wd-re4-1tb")->is_rotational());
+  Pool plain(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb"), Tunables());
+  EXPECT_EQ(plain.log_count(), 0);
+  EXPECT_EQ(MakeL2arcDevice(plain, ""), nullptr);
+}
+
+TEST(PoolSpecErrorTest, LogAndCacheMisuse) {
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("mirror 2xwd-re4-1tb log"); }),
+            "pool spec \"mirror 2xwd-re4-1tb log\": token 3 \"log\": needs at least one device after it");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb log cache generic-ssd"); }),
+            "pool spec \"wd-re4-1tb log cache generic-ssd\": token 2 \"log\": needs at least one device after it");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb cache mirror 2xgeneric-ssd"); }),
+            "pool spec \"wd-re4-1tb cache mirror 2xgeneric-ssd\": token 3 \"mirror\": cache devices must be "
+            "single disks (zpool rejects groups here)");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb log raidz 3xgeneric-ssd"); }),
+            "pool spec \"wd-re4-1tb log raidz 3xgeneric-ssd\": token 3 \"raidz\": log devices must be single "
+            "disks or mirrors");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb log generic-ssd log generic-ssd"); }),
+            "pool spec \"wd-re4-1tb log generic-ssd log generic-ssd\": token 4 \"log\": \"log\" can be given "
+            "only once");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("log mirror 2xgeneric-ssd"); }),
+            "pool spec \"log mirror 2xgeneric-ssd\": no data vdevs: give the pool's disks before its log and "
+            "cache sections");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb cache 2xgeneric-ssd"); }),
+            "pool spec \"wd-re4-1tb cache 2xgeneric-ssd\": token 3 \"2xgeneric-ssd\": ziosim models one cache "
+            "device (give a single drive after cache)");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb 2xlog"); }),
+            "pool spec \"wd-re4-1tb 2xlog\": token 2 \"2xlog\": a count applies to drives, not to \"log\"");
 }
 
 TEST(PoolSpecErrorTest, AshiftOutOfRange) {
