@@ -24,6 +24,8 @@ int64_t Log2Histogram::QuantileUpperBound(double q) const {
 }
 
 void DeviceStats::OnEnter(SimTime now, int in_device_after) {
+  ++submitted_;
+  if (in_device_after > max_in_device_) max_in_device_ = in_device_after;
   if (!busy_ && in_device_after > 0) {
     busy_ = true;
     busy_since_ = now;
@@ -48,6 +50,14 @@ void DeviceStats::Finish(SimTime now) {
     busy_ns_ += now - busy_since_;
     busy_since_ = now;
   }
+}
+
+void DeviceStats::Restart(SimTime now, int in_device) {
+  *this = DeviceStats{};
+  submitted_ = static_cast<uint64_t>(in_device);
+  max_in_device_ = in_device;
+  busy_ = in_device > 0;
+  busy_since_ = now;
 }
 
 }  // namespace ziosim

@@ -33,10 +33,16 @@ class DeviceStats {
   void OnLeave(SimTime now, int in_device_after, bool is_write, int64_t bytes, SimTime service_ns);
   void OnSeek(int64_t distance_cylinders) { seek_cylinders_.Add(distance_cylinders); }
   void Finish(SimTime now);
+  // Starts afresh at `now` with `in_device` commands inside (counted as submitted in the new window).
+  void Restart(SimTime now, int in_device);
 
   SimTime busy_ns() const { return busy_ns_; }
   uint64_t reads() const { return ops_[0]; }
   uint64_t writes() const { return ops_[1]; }
+  // Commands that entered the device; completed ones are reads() + writes().
+  uint64_t submitted() const { return submitted_; }
+  // The most commands inside the device at once.
+  int max_in_device() const { return max_in_device_; }
   int64_t read_bytes() const { return bytes_[0]; }
   int64_t written_bytes() const { return bytes_[1]; }
   const Log2Histogram& service_ns() const { return service_ns_; }
@@ -47,6 +53,8 @@ class DeviceStats {
   SimTime busy_ns_ = 0;
   SimTime busy_since_ = 0;
   bool busy_ = false;
+  uint64_t submitted_ = 0;
+  int max_in_device_ = 0;
   std::array<uint64_t, 2> ops_{};
   std::array<int64_t, 2> bytes_{};
   SimTime total_service_ns_ = 0;

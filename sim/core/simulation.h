@@ -47,6 +47,9 @@ class Simulation {
   void RunUntil(SimTime until);
   // Runs until no event is pending.
   void Run();
+  // Throws InternalError if an event ever ran before the clock's time (Run and
+  // RunUntil check this when they return; a caller of Step checks it itself).
+  void CheckClock() const;
 
   bool empty() const { return heap_.empty(); }
   uint64_t events_processed() const { return processed_; }
@@ -68,6 +71,9 @@ class Simulation {
   SimTime now_ = 0;
   uint64_t next_seq_ = 0;
   uint64_t processed_ = 0;
+  // Smallest (event time - clock) seen when popping: negative means time went
+  // backwards. A branchless min, so the check costs nothing per event.
+  SimTime min_step_ns_ = 0;
 };
 
 }  // namespace ziosim

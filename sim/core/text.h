@@ -13,6 +13,9 @@ std::string Lower(std::string_view s);
 std::string_view Trim(std::string_view s);
 // Levenshtein distance, for "did you mean" suggestions.
 size_t EditDistance(std::string_view a, std::string_view b);
+// `s` with control bytes (a binary file's garbage quoted in an error message)
+// written as \xNN, so the message stays one printable line.
+std::string Printable(std::string_view s);
 // "a", "a<last>b", "a, b<last>c": Join(items, " or ") gives "a, b or c".
 std::string Join(const std::vector<std::string>& items, std::string_view last_separator = ", ");
 

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Scale checks (issue 7): memory and speed at sizes no unit test reaches.
+
+1. replay: a DiskSim-ascii trace of --requests random 4 KiB reads, generated
+   here into a temporary directory (deleted afterwards), replayed by
+   ``BUILD/ziosim replay`` in closed mode on a catalog HDD; reports
+   requests/s (end to end: parsing included) and the peak RSS of the
+   process, which must stay under --rss-limit-mb (the trace is streamed and
+   latencies beyond the exact-sample limit go into a fixed histogram, so
+   memory must not grow with the trace).
+2. sweep: ``ziosim.sweep`` over --runs small ``ziosim.readers`` points (mirror
+   policy x reader count x file size x seed), from BUILD/python; reports the
+   total time and runs/s.
+3. bench: ``BUILD/ziosim_bench`` on the event core, the HDD replay of the DiskSim validation
+   traces and the 5-disk RAID-Z2 100 GiB readers scenario; with
+   --prev-build, the same on that build of an earlier commit, and a ratio table.
+
+Usage (after a Release build with -DZIOSIM_BUILD_PYTHON=ON):
+    scripts/scale_check.py --build build
+    scripts/scale_check.py --build build --quick     # small sizes, < 20 s: for CI
+A previous landing to compare with:
+    git worktree add /tmp/prev COMMIT && cmake -S /tmp/prev -B /tmp/prev/build && \
+        cmake --build /tmp/prev/build --target ziosim_bench
+    scripts/scale_check.py --build build --prev-build /tmp/prev/build
+Exit status 1 when a limit is broken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# The event core (the clock check), the HDD replay of the DiskSim traces and the
+# field-report readers scenario (bench/).
+BENCH_FILTER = "BM_EventCore|BM_HddReplay|BM_Readers_Raidz2_100GiB"
+TARGET = "wd-re4-1tb"
+# Reads fall in the first 900 GB of the 1 TB target, 4 KiB-aligned (8 sectors).
+SPAN_SECTORS = 900 * 10**9 // 512 // 8
+
+
+def write_trace(path: Path, requests: int, seed: int) -> None:
+    """DiskSim ascii: time_ms devno blkno nsectors flags; one read every 10 us (closed mode ignores the times)."""
+    rng = random.Random(seed)
+    chunk = 100_000
+    with open(path, "w") as f:
+        for start in range(0, requests, chunk):
+            lines = [f"{i * 0.01:.2f} 0 {rng.randrange(SPAN_SECTORS) * 8} 8 1\n"
+                     for i in range(start, min(start + chunk, requests))]
+            f.write("".join(lines))
+
+
+def run_measured(cmd: list[str]) -> tuple[str, float, float]:
+    """Runs `cmd`; returns its stdout, wall seconds and peak RSS in MB (of that process alone)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            err.seek(0)
+            sys.exit(f"{' '.join(cmd)}: exit {code}: {err.read().decode().strip()}")
+        out.seek(0)
+        return out.read().decode(), wall, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+
+
+def check_replay(build: Path, requests: int, rss_limit_mb: float) -> bool:
+    with tempfile.TemporaryDirectory(prefix="ziosim-scale-") as tmp:
+        trace = Path(tmp) / "random-reads.disksim"
+        t0 = time.perf_counter()
+        write_trace(trace, requests, seed=1)
+        gen_s = time.perf_counter() - t0
+        out, wall, rss_mb = run_measured([str(build / "ziosim"), "replay", str(trace), "--target", TARGET,
+                                          "--format", "disksim-ascii", "--mode", "closed:4", "--json"])
+    result = json.loads(out)
+    if result["requests"] != requests:
+        sys.exit(f"replay: {result['requests']} requests replayed, expected {requests}")
+    ok = rss_mb < rss_limit_mb
+    print(f"replay   {requests:,} requests on {TARGET}, closed:4 (trace generated in {gen_s:.1f} s)")
+    print(f"         {wall:.1f} s wall, {requests / wall:,.0f} requests/s, peak RSS {rss_mb:.1f} MB "
+          f"(limit {rss_limit_mb:g} MB): {'ok' if ok else 'OVER THE LIMIT'}")
+    return ok
+
+
+def check_sweep(build: Path, runs: int) -> None:
+    sys.path.insert(0, str(build / "python"))
+    import ziosim  # the build's copy
+
+    # mirror policy x readers x file size x seed, as many seeds as needed, cut to `runs` points.
+    policies = [{"mirror_policy": p} for p in ziosim.mirror_policies()["name"]]
+    readers, sizes = [1, 2, 3, 4, 5], ["1M", "2M", "4M", "8M", "16M"]
+    seeds = list(range(1, runs // (len(policies) * len(readers) * len(sizes)) + 2))
+    grid = {"seed": seeds, "tunables": policies, "readers": readers, "file_size": sizes}
+    points = ziosim.grid_points(grid)[:runs]
+    t0 = time.perf_counter()
+    frame = ziosim.sweep(lambda point: ziosim.readers("mirror 2xwd-re4-1tb", **points[point]),
+                         {"point": list(range(runs))})
+    wall = time.perf_counter() - t0
+    if len(frame) != runs:
+        sys.exit(f"sweep: {len(frame)} rows, expected {runs}")
+    print(f"sweep    {runs} runs of ziosim.readers (mirror policy x readers x file size x seed) "
+          f"in {wall:.1f} s on {os.cpu_count()} CPUs: {runs / wall:.1f} runs/s")
+
+
+def run_bench(build: Path, repetitions: int) -> dict[str, float]:
+    """items_per_second of each benchmark (median of the repetitions)."""
+    out = subprocess.run([str(build / "ziosim_bench"), f"--benchmark_filter={BENCH_FILTER}",
+                          f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true",
+                          "--benchmark_format=json"], check=True, capture_output=True, text=True).stdout
+    rates = {}
+    for b in json.loads(out)["benchmarks"]:
+        if b.get("aggregate_name", "median") == "median" and "items_per_second" in b:
+            rates[b["run_name"]] = b["items_per_second"]
+    return rates
+
+
+def check_bench(build: Path, prev: Path | None, repetitions: int) -> None:
+    now = run_bench(build, repetitions)
+    before = run_bench(prev, repetitions) if prev else {}
+    print(f"bench    items/s (median of {repetitions}); HddReplay: requests, Readers: device commands")
+    print(f"         {'benchmark':<34} {'this tree':>12} {'previous':>12} {'ratio':>6}")
+    for name, rate in now.items():
+        old = before.get(name)
+        ratio = f"{rate / old:6.2f}" if old else "     -"
+        print(f"         {name:<34} {rate:12,.0f} {old or 0:12,.0f} {ratio}")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--build", type=Path, default=Path("build"))
+    p.add_argument("--prev-build", type=Path, help="build directory of the landing to compare the benchmarks with")
+    p.add_argument("--requests", type=int, default=10_000_000)
+    p.add_argument("--rss-limit-mb", type=float, default=100)
+    p.add_argument("--runs", type=int, default=1000)
+    p.add_argument("--repetitions", type=int, default=3)
+    p.add_argument("--quick", action="store_true", help="200k requests, 100 runs, no benchmarks (CI)")
+    p.add_argument("--skip", action="append", default=[], choices=["replay", "sweep", "bench"])
+    a = p.parse_args()
+    if a.quick:
+        a.requests, a.runs, a.skip = 200_000, 100, a.skip + ["bench"]
+    ok = True
+    if "replay" not in a.skip:
+        ok = check_replay(a.build, a.requests, a.rss_limit_mb)
+    if "sweep" not in a.skip:
+        check_sweep(a.build, a.runs)
+    if "bench" not in a.skip:
+        check_bench(a.build, a.prev_build, a.repetitions)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
