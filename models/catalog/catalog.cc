@@ -108,8 +108,9 @@ class DriveFileReader {
   std::map<std::string, ReadValue, std::less<>> ReadFigures(const toml::table& table, std::string_view section,
                                                             std::span<const KeySpec> specs) const {
     for (auto&& [key, node] : table) {
-      const bool known = std::any_of(specs.begin(), specs.end(), [&](const KeySpec& s) { return s.key == key.str(); });
-      if (!known) Fail(TomlLine(node), Qualified(section, key.str()), "unknown key");
+      const std::string_view name = key.str();  // clang < 16 cannot capture a structured binding
+      const bool known = std::any_of(specs.begin(), specs.end(), [&](const KeySpec& s) { return s.key == name; });
+      if (!known) Fail(TomlLine(node), Qualified(section, name), "unknown key");
     }
     std::map<std::string, ReadValue, std::less<>> figures;
     for (const KeySpec& spec : specs) {
@@ -210,8 +211,27 @@ void RequireOrder(const DriveFileReader& r, const Figures& f, std::string_view s
   }
 }
 
+// `key` must lie in [lo, hi] (already read).
+void RequireWithin(const DriveFileReader& r, const Figures& f, std::string_view section, std::string_view key,
+                   double lo, double hi) {
+  const ReadValue& v = Get(f, key);
+  if (v.value.value < lo || v.value.value > hi) {
+    r.Fail(v.line, DriveFileReader::Qualified(section, key),
+           "outside " + FormatNumber(lo) + ".." + FormatNumber(hi) + " (got " + FormatNumber(v.value.value) + ")");
+  }
+}
+
 HddDatasheet HddFromFigures(const DriveFileReader& r, const Figures& f) {
   constexpr std::string_view kSection = "hdd";
+  // Estimated bounds, well outside real drives (3600-15000 rpm, <= 20 heads, ~30 zones,
+  // < 300 MB/s, seeks < 30 ms, head switches ~1 ms): they keep the derivation's integer
+  // ps and skew-sector arithmetic and its per-zone tables in range (fuzz/drive_toml_fuzzer.cc).
+  RequireWithin(r, f, kSection, "rpm", 1000, 20000);
+  RequireWithin(r, f, kSection, "surfaces", 1, 100);
+  RequireWithin(r, f, kSection, "zones", 1, 10000);
+  RequireWithin(r, f, kSection, "outer_mb_s", 0, 2000);
+  RequireWithin(r, f, kSection, "seek_full_stroke_ms", 0, 100);
+  RequireWithin(r, f, kSection, "head_switch_ms", 0, 100);
   RequireSectorMultiple(r, f, kSection, "capacity_bytes");
   RequireOrder(r, f, kSection, "inner_mb_s", "outer_mb_s");
   RequireOrder(r, f, kSection, "seek_single_ms", "seek_average_ms");

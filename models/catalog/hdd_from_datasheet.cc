@@ -154,7 +154,7 @@ HddCache DeriveCache(const HddDatasheet& s) {
 
 double ZoneSustainedMbS(const HddZone& zone, int surfaces, double revolution_ns) {
   const double sector_ns = revolution_ns / zone.sectors_per_track;
-  const double skew_sectors = (surfaces - 1) * zone.track_skew_sectors + zone.cylinder_skew_sectors;
+  const double skew_sectors = (surfaces - 1.0) * zone.track_skew_sectors + zone.cylinder_skew_sectors;  // no int overflow
   const double cylinder_ns = surfaces * revolution_ns + skew_sectors * sector_ns;
   const double cylinder_bytes = static_cast<double>(surfaces) * zone.sectors_per_track * kBlockBytes;
   return cylinder_bytes / cylinder_ns * 1e3;  // B/ns -> MB/s

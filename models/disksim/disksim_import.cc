@@ -369,7 +369,7 @@ HddZone ReadZone(const Block& block, IgnoredKeys* ignored) {
   BlockReader r(block, ignored);
   HddZone zone;
   zone.first_cylinder = r.Int("First cylinder number", 0);
-  zone.last_cylinder = r.Int("Last cylinder number", 0);
+  zone.last_cylinder = r.Int("Last cylinder number", 0, INT_MAX - 1);  // the layout counts last + 1 cylinders
   zone.sectors_per_track = r.Int("Blocks per track", 1);
   // DiskSim uses the integer part of the offset and of the skews.
   zone.first_block_offset_sectors = std::trunc(r.Number("Offset of first block"));

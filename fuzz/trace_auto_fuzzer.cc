@@ -1,0 +1,6 @@
+// Any trace, its format detected from its first line (DetectTraceFormat); see trace_fuzz.h.
+#include "fuzz/trace_fuzz.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return ziosim::fuzz::FuzzTrace(ziosim::TraceFormat::kAuto, data, size);
+}
