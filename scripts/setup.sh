@@ -2,7 +2,8 @@
 # One entry point for a fresh Debian 12 machine:
 #   bash scripts/setup.sh demo   installs what is missing, builds, runs `ziosim demo`
 #   bash scripts/setup.sh test   installs what is missing, builds, runs every test
-#                                (C++: ctest; Python: the package installed into .venv, pytest)
+#                                (C++: ctest; Python: the package installed into .venv, pytest;
+#                                then ctest under ASan+UBSan and a short fuzz run: scripts/sanitize.sh)
 # Debian packages are installed only when missing (needs root or sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +15,8 @@ DEBIAN_PACKAGES=(
 )
 # The Python package (test mode): a virtual environment and the module's headers.
 PYTHON_DEBIAN_PACKAGES=(python3-venv python3-dev pybind11-dev)
+# The sanitizer and fuzz build (test mode, scripts/sanitize.sh): clang and its libFuzzer runtime.
+SANITIZE_DEBIAN_PACKAGES=(clang-14 libclang-rt-14-dev)
 VENV=.venv
 
 install_missing_packages() {
@@ -74,12 +77,16 @@ case "${1:-}" in
     ./build/ziosim demo
     ;;
   test)
-    install_missing_packages "${DEBIAN_PACKAGES[@]}" "${PYTHON_DEBIAN_PACKAGES[@]}"
+    install_missing_packages "${DEBIAN_PACKAGES[@]}" "${PYTHON_DEBIAN_PACKAGES[@]}" "${SANITIZE_DEBIAN_PACKAGES[@]}"
     make_venv
     build -DPython_EXECUTABLE="$PWD/$VENV/bin/python" -DZIOSIM_BUILD_PYTHON=ON
     ctest --test-dir build --output-on-failure -j"$(nproc)"
     install_python_package
     "$VENV/bin/python" -m pytest -q tests/python
+    # Replay memory and sweep speed at a size that takes seconds (the full sizes: no --quick).
+    "$VENV/bin/python" scripts/scale_check.py --build build --quick
+    # The C++ suite again under ASan+UBSan, then every fuzz target for 3 s (fuzz/README.md).
+    bash scripts/sanitize.sh 3
     ;;
   *)
     echo "usage: bash scripts/setup.sh demo|test" >&2

@@ -22,14 +22,22 @@
 #include "models/disksim/disksim_import.h"
 #include "models/policy/mirror_policy.h"
 #include "models/vdev/raidz_map.h"
+#include "sim/core/invariants.h"
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/core/units.h"
 #include "sim/trace/disksim_validate_trace.h"
 #include "sim/workload/block_read.h"
 #include "sim/workload/disk_bench.h"
+#include "sim/workload/fio_json.h"
+#include "sim/workload/fio_run.h"
+#include "sim/workload/pool_replay.h"
 #include "sim/workload/readers.h"
+#include "sim/workload/writers.h"
+#include "sim/workload/replay.h"
+#include "sim/workload/fio_job.h"
 #include "sim/workload/validate_replay.h"
+#include "sim/workload/workload.h"
 #include "sim/zfs/pool_report.h"
 #include "sim/zfs/pool_spec.h"
 #include "sim/zfs/tunables.h"
@@ -181,6 +189,13 @@ py::dict ResolveTunables(const std::string& profile, const std::vector<std::pair
 
 // ---------------------------------------------------------------- disk-bench
 
+// An HDD queue policy argument: "fifo" or "sptf".
+QueuePolicy QueuePolicyArg(const std::string& policy) {
+  if (policy == "fifo") return QueuePolicy::kFifo;
+  if (policy == "sptf") return QueuePolicy::kSptf;
+  throw InputError("policy: \"" + policy + "\" is not fifo or sptf");
+}
+
 py::dict DiskBench(const std::string& drive, const std::string& pattern, int64_t block_bytes, int queue_depth,
                    int jobs, double span, int64_t count, int64_t runtime_ns, uint64_t seed,
                    const std::string& policy) {
@@ -193,13 +208,7 @@ py::dict DiskBench(const std::string& drive, const std::string& pattern, int64_t
   o.count = count;
   o.runtime_ns = runtime_ns;
   o.seed = seed;
-  if (policy == "fifo") {
-    o.policy = QueuePolicy::kFifo;
-  } else if (policy == "sptf") {
-    o.policy = QueuePolicy::kSptf;
-  } else {
-    throw InputError("policy: \"" + policy + "\" is not fifo or sptf");
-  }
+  o.policy = QueuePolicyArg(policy);
   DiskBenchResult r;
   {
     py::gil_scoped_release release;
@@ -309,7 +318,41 @@ py::dict BlockRead(const std::string& pool, int ashift, const std::string& profi
   return d;
 }
 
-// ---------------------------------------------------------------- readers
+// ---------------------------------------------------------------- readers, writers
+
+// The options `readers` and `writers` share, from the Python arguments.
+template <typename Options>
+void SetFileSweepOptions(Options& o, const std::string& pool, int ashift, const std::string& profile,
+                         const std::vector<std::pair<std::string, std::string>>& settings, int64_t bs,
+                         int64_t file_size, int64_t recordsize, uint64_t seed) {
+  o.pool = pool;
+  o.ashift = ashift;
+  o.profile = profile;
+  o.settings = settings;
+  o.bs = bs;
+  o.file_size = file_size;
+  o.recordsize = recordsize;
+  o.seed = seed;
+}
+
+// One run of a sweep: {"key": {count_name: count}, "summary": ..., "disks": columns}.
+py::dict SweepRun(const char* count_name, int count, const py::dict& summary, const std::vector<DiskReport>& disks) {
+  py::dict key;
+  key[count_name] = count;
+  py::dict d;
+  d["key"] = key;
+  d["summary"] = summary;
+  d["disks"] = DisksColumns(disks);
+  return d;
+}
+
+// {"pool": the normalised spec, "runs": runs}.
+py::dict SweepResult(const std::string& pool, int ashift, const py::list& runs) {
+  py::dict result;
+  result["pool"] = FormatPoolSpec(ParsePoolSpec(pool, ashift));
+  result["runs"] = runs;
+  return result;
+}
 
 // `ziosim readers`: {"pool": the normalised spec, "runs": one result per
 // reader count, {"key": {"readers": n}, "summary": {...}, "disks": columns}}.
@@ -321,14 +364,8 @@ py::dict Readers(const std::string& pool, int ashift, const std::string& profile
                  bool random, const std::string& layout, const std::string& primarycache, int64_t arc_max,
                  const std::string& l2arc, bool warm, uint64_t seed) {
   ReadersOptions o;
-  o.pool = pool;
-  o.ashift = ashift;
-  o.profile = profile;
-  o.settings = settings;
+  SetFileSweepOptions(o, pool, ashift, profile, settings, bs, file_size, recordsize, seed);
   o.readers = readers;
-  o.bs = bs;
-  o.file_size = file_size;
-  o.recordsize = recordsize;
   o.compression = compression;
   o.sparse = sparse;
   o.same_file = same_file;
@@ -338,18 +375,13 @@ py::dict Readers(const std::string& pool, int ashift, const std::string& profile
   o.arc_max = arc_max;
   o.l2arc = l2arc;
   o.warm = warm;
-  o.seed = seed;
   std::vector<ReadersRun> runs;
-  std::string normalised;
   {
     py::gil_scoped_release release;
     runs = RunReaders(o);  // checks the options first, as the CLI
-    normalised = FormatPoolSpec(ParsePoolSpec(o.pool, o.ashift));
   }
   py::list out;
   for (const ReadersRun& r : runs) {
-    py::dict key;
-    key["readers"] = r.readers;
     py::dict s;
     s["throughput_mb_s"] = r.throughput_mb_s;
     s["per_reader_mb_s"] = r.per_reader_mb_s;
@@ -385,16 +417,50 @@ py::dict Readers(const std::string& pool, int ashift, const std::string& profile
     s["dmu_waited_on_inflight"] = r.dmu.waited_on_inflight;
     s["dmu_l2_reads"] = r.dmu.l2_reads;
     s["dmu_l2_read_bytes"] = r.dmu.l2_read_bytes;
-    py::dict d;
-    d["key"] = key;
-    d["summary"] = s;
-    d["disks"] = DisksColumns(r.disks);
-    out.append(d);
+    out.append(SweepRun("readers", r.readers, s, r.disks));
   }
-  py::dict result;
-  result["pool"] = normalised;
-  result["runs"] = out;
-  return result;
+  return SweepResult(o.pool, o.ashift, out);
+}
+
+// ---------------------------------------------------------------- writers
+
+// `ziosim writers`: {"pool": the normalised spec, "runs": one result per
+// writer count, {"key": {"writers": n}, "summary": {...}, "disks": columns}}.
+py::dict Writers(const std::string& pool, int ashift, const std::string& profile,
+                 const std::vector<std::pair<std::string, std::string>>& settings, const std::vector<int>& writers,
+                 int64_t bs, int64_t file_size, int64_t recordsize, bool fsync_at_end, bool read_back, uint64_t seed) {
+  WritersOptions o;
+  SetFileSweepOptions(o, pool, ashift, profile, settings, bs, file_size, recordsize, seed);
+  o.writers = writers;
+  o.fsync_at_end = fsync_at_end;
+  o.read_back = read_back;
+  std::vector<WritersRun> runs;
+  {
+    py::gil_scoped_release release;
+    runs = RunWriters(o);  // checks the options first, as the CLI
+  }
+  py::list out;
+  for (const WritersRun& r : runs) {
+    py::dict s;
+    s["throughput_mb_s"] = r.throughput_mb_s;
+    s["per_writer_mb_s"] = r.per_writer_mb_s;
+    s["elapsed_s"] = NsToSec(r.elapsed_ns);
+    s["final_sync_s"] = NsToSec(r.final_sync_ns);
+    s["app_bytes_written"] = r.app_bytes_written;
+    s["write_calls_per_s"] = r.write_calls_per_s;
+    s["disk_bytes_written"] = r.disk_bytes_written;
+    s["disk_write_iops"] = r.disk_write_iops;
+    s["txgs"] = r.txgs;
+    s["txg_sync_mean_ms"] = r.txg_sync_mean_ms;
+    s["txg_sync_max_ms"] = r.txg_sync_max_ms;
+    s["throttle_pct"] = r.throttle_pct;
+    s["dirty_max_bytes"] = r.dirty_max_bytes;
+    s["max_dirty_bytes"] = r.max_dirty_bytes;
+    s["cpu_busy_pct"] = r.cpu_busy_pct;
+    s["read_back_mb_s"] = r.read_back_mb_s >= 0 ? r.read_back_mb_s : std::nan("");
+    out.append(SweepRun("writers", r.writers, s, r.disks));
+  }
+  return SweepResult(o.pool, o.ashift, out);
 }
 
 // ---------------------------------------------------------------- raidz-map
@@ -552,6 +618,143 @@ py::dict MirrorPolicyTable() {
   return c.ToDict();
 }
 
+// `ziosim workload`: one personality run; the CLI's --json document as text.
+// `nfs` empty: local; "on" or options: the NFS front.
+std::string Workload(const std::string& personality, const std::string& pool, int ashift, const std::string& profile,
+                     const std::vector<std::pair<std::string, std::string>>& settings, const std::string& nfs,
+                     const std::string& duration, int threads, const std::string& sync, const std::string& logbias,
+                     uint64_t seed) {
+  WorkloadOptions o;
+  o.personality = personality;
+  o.pool = pool;
+  o.ashift = ashift;
+  o.profile = profile;
+  o.settings = settings;
+  o.use_nfs = !nfs.empty();
+  o.nfs = nfs;
+  o.duration_ns = ParseFioTime(duration, "duration");
+  o.threads = threads;
+  o.sync = sync;
+  o.logbias = logbias;
+  o.seed = seed;
+  return WorkloadToJson(RunWorkload(o)).dump();
+}
+
+// `ziosim fio`: a job file's text run on a drive or a pool; fio's JSON document as text.
+// `pool_options_given` names the pool options the caller set (an error on a raw drive).
+std::string Fio(const std::string& job_text, const std::string& job_name, const std::string& target,
+                const std::vector<std::string>& pool_options_given, int ashift, const std::string& profile,
+                const std::vector<std::pair<std::string, std::string>>& settings, int64_t recordsize,
+                double compression, const std::string& layout, const std::string& primarycache, int64_t arc_max,
+                const std::string& l2arc, uint64_t seed) {
+  const FioJobFile file = ParseFioJobs(job_text, job_name);
+  FioTarget t = FioTargetFromText(target);
+  if (!t.drive.empty() && !pool_options_given.empty()) {
+    throw InputError(pool_options_given[0] + ": applies to a pool target, and target " + target +
+                     " is a raw drive (write 1x" + target + " for a one-disk pool)");
+  }
+  if (t.drive.empty()) {
+    ReadersOptions& p = t.pool;
+    p.ashift = ashift;
+    p.profile = profile;
+    p.settings = settings;
+    p.recordsize = recordsize;
+    p.compression = compression;
+    p.layout = layout;
+    p.primarycache = primarycache;
+    p.arc_max = arc_max;
+    p.l2arc = l2arc;
+    p.seed = seed;
+  }
+  py::gil_scoped_release release;
+  return FioJson(file, RunFioJobs(file.jobs, t, seed)).dump();
+}
+
+// One replayed request, kept while the GIL is released.
+struct ReplayRow {
+  int64_t index, line;
+  char op;
+  int64_t trace_offset, offset, size;
+  SimTime arrival_ns, issued_ns, done_ns, measured_ns;
+};
+
+// `ziosim replay`: on a drive, or on a zvol when `target` is a pool (IsPoolTarget).
+py::dict Replay(const std::string& trace_path, const std::string& target, const std::string& mode, double speed,
+                const std::string& format, bool skip_bad, int64_t limit, bool wrap, bool reads_only,
+                const std::string& device, bool per_device, const std::string& policy, bool per_request,
+                const std::vector<std::string>& pool_options_given, int ashift, const std::string& profile,
+                const std::vector<std::pair<std::string, std::string>>& settings, int64_t volblocksize,
+                int64_t volsize, const std::string& layout, const std::string& primarycache, int64_t arc_max,
+                const std::string& l2arc, uint64_t seed) {
+  ReplayOptions o;
+  ParseReplayMode(mode, o);
+  o.speed = speed;
+  o.limit = limit;
+  o.wrap = wrap;
+  o.reads_only = reads_only;
+  o.per_device = per_device;
+  if (!device.empty()) o.device = ParseTraceDevice(device);
+  const TraceFormat trace_format = ParseTraceFormat(format);
+  TraceReaderOptions reader_options;
+  reader_options.skip_bad = skip_bad;
+  const bool on_pool = IsPoolTarget(target);
+  if (!on_pool && !pool_options_given.empty()) {
+    throw InputError(pool_options_given[0] + ": applies to a pool target, and target " + target +
+                     " is a drive (write 1x" + target + " for a one-disk pool)");
+  }
+  std::vector<ReplayRow> rows;
+  ReplayRequestCallback on_request;
+  if (per_request) {
+    on_request = [&rows](const ReplayRequestResult& r) {
+      rows.push_back({r.index, r.record->line, r.record->op == IoOp::kWrite ? 'W' : 'R', r.record->offset_bytes,
+                      r.offset_bytes, r.size_bytes, r.arrival_ns, r.issued_ns, r.done_ns,
+                      r.record->measured_latency_ns});
+    };
+  }
+  std::string summary;
+  {
+    py::gil_scoped_release release;
+    if (on_pool) {
+      PoolReplayOptions p;
+      p.pool = target;
+      p.ashift = ashift;
+      p.profile = profile;
+      p.settings = settings;
+      p.volblocksize = volblocksize;
+      p.volsize = volsize;
+      p.layout = layout;
+      p.primarycache = primarycache;
+      p.arc_max = arc_max;
+      p.l2arc = l2arc;
+      p.seed = seed;
+      const PoolReplayResult r = ReplayTraceOnPool(trace_path, trace_format, reader_options, p, o, on_request);
+      summary = ReplaySummaryJson({trace_path, r.format, r.trace_stats, r.pool, "pool", o, r.replay, &r}).dump();
+    } else {
+      // As the CLI: the trace first, so a wrong file is reported before the drive.
+      std::unique_ptr<TraceReader> trace = OpenTrace(trace_path, trace_format, reader_options);
+      const DriveSpec drive = ResolveDrive(target);
+      Simulation sim;
+      std::unique_ptr<Device> dev = MakeDevice(&sim, drive.name, drive, QueuePolicyArg(policy));
+      const ReplayResult r = ReplayTrace(*trace, *dev, sim, o, on_request);
+      summary = ReplaySummaryJson({trace_path, trace->format(), trace->stats(), drive.name, "drive", o, r}).dump();
+    }
+  }
+  py::dict d;
+  d["summary"] = py::module_::import("json").attr("loads")(summary);
+  if (per_request) {
+    Columns c({"i", "line", "op", "trace_offset", "offset", "size", "arrival_ms", "issue_ms", "done_ms", "sim_ms",
+               "measured_ms"});
+    const double nan = std::nan("");
+    for (const ReplayRow& q : rows) {
+      c.Row(q.index, q.line, std::string(1, q.op), q.trace_offset, q.offset, q.size, NsToMs(q.arrival_ns),
+            NsToMs(q.issued_ns), NsToMs(q.done_ns), NsToMs(q.done_ns - q.arrival_ns),
+            q.measured_ns >= 0 ? NsToMs(q.measured_ns) : nan);
+    }
+    d["requests"] = c.ToDict();
+  }
+  return d;
+}
+
 }  // namespace
 }  // namespace ziosim::python
 
@@ -574,6 +777,8 @@ PYBIND11_MODULE(_ziosim, m) {
       RaisePolicyError(e);
     } catch (const InputError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const InternalError& e) {
+      PyErr_SetString(PyExc_RuntimeError, (std::string("internal error: ") + e.what()).c_str());
     } catch (const std::exception& e) {
       PyErr_SetString(PyExc_RuntimeError, e.what());
     }
@@ -601,9 +806,24 @@ PYBIND11_MODULE(_ziosim, m) {
         py::arg("readers"), py::arg("bs"), py::arg("file_size"), py::arg("recordsize"), py::arg("compression"),
         py::arg("sparse"), py::arg("same_file"), py::arg("random"), py::arg("layout"), py::arg("primarycache"),
         py::arg("arc_max"), py::arg("l2arc"), py::arg("warm"), py::arg("seed"));
+  m.def("writers", &Writers, py::arg("pool"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
+        py::arg("writers"), py::arg("bs"), py::arg("file_size"), py::arg("recordsize"), py::arg("fsync_at_end"),
+        py::arg("read_back"), py::arg("seed"));
   m.def("raidz_map", &RaidzMapRows, py::arg("width"), py::arg("parity"), py::arg("ashift"), py::arg("psize"),
         py::arg("offset"), py::arg("blocks"));
   m.def("validate_disksim", &ValidateDisksim, py::arg("parv"), py::arg("trace"), py::arg("per_request"));
+  m.def("replay", &Replay, py::arg("trace"), py::arg("target"), py::arg("mode"), py::arg("speed"),
+        py::arg("format"), py::arg("skip_bad"), py::arg("limit"), py::arg("wrap"), py::arg("reads_only"),
+        py::arg("device"), py::arg("per_device"), py::arg("policy"), py::arg("per_request"),
+        py::arg("pool_options_given"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
+        py::arg("volblocksize"), py::arg("volsize"), py::arg("layout"), py::arg("primarycache"),
+        py::arg("arc_max"), py::arg("l2arc"), py::arg("seed"));
   m.def("mirror_policies", &MirrorPolicyTable);
+  m.def("fio", &Fio, py::arg("job_text"), py::arg("job_name"), py::arg("target"), py::arg("pool_options_given"),
+        py::arg("ashift"), py::arg("profile"), py::arg("settings"), py::arg("recordsize"), py::arg("compression"),
+        py::arg("layout"), py::arg("primarycache"), py::arg("arc_max"), py::arg("l2arc"), py::arg("seed"));
+  m.def("workload", &Workload, py::arg("personality"), py::arg("pool"), py::arg("ashift"), py::arg("profile"),
+        py::arg("settings"), py::arg("nfs"), py::arg("duration"), py::arg("threads"), py::arg("sync"),
+        py::arg("logbias"), py::arg("seed"));
   DefineMirrorPolicyBindings(m);
 }

@@ -10,8 +10,8 @@ Workloads return pandas DataFrames::
 
 * catalog and settings: :func:`drives`, :func:`drive_values`, :func:`profiles`,
   :func:`tunables`, :func:`mirror_policies`
-* workloads: :func:`readers`, :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
-  :func:`validate_disksim`
+* workloads: :func:`readers`, :func:`writers`, :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
+  :func:`validate_disksim`, :func:`fio` (fio job files), :func:`replay` (block traces)
 * mirror policies in Python: :func:`mirror_policy`
 * parameter sweeps: :func:`sweep`; figures: :mod:`ziosim.plot`
 
@@ -32,13 +32,17 @@ from .api import (
     block_read,
     disk_bench,
     drive_values,
+    fio,
     drives,
     mirror_policies,
     profiles,
     raidz_map,
     readers,
+    replay,
     tunables,
     validate_disksim,
+    workload,
+    writers,
 )
 from .policy import MirrorChild, MirrorRead, mirror_policy, register_mirror_policy, registered_policies
 from .sweep import grid_points, sweep
@@ -51,6 +55,7 @@ __all__ = [
     "block_read",
     "disk_bench",
     "drive_values",
+    "fio",
     "drives",
     "grid_points",
     "mirror_policies",
@@ -61,9 +66,12 @@ __all__ = [
     "readers",
     "register_mirror_policy",
     "registered_policies",
+    "replay",
     "sweep",
     "tunables",
     "validate_disksim",
+    "workload",
+    "writers",
 ]
 
 

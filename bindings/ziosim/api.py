@@ -14,6 +14,7 @@ inputs under Python names. Conventions:
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
 import os
@@ -28,12 +29,14 @@ from ._convert import Size
 __all__ = [
     "block_read",
     "disk_bench",
+    "fio",
     "drive_values",
     "drives",
     "mirror_policies",
     "profiles",
     "raidz_map",
     "readers",
+    "replay",
     "tunables",
     "validate_disksim",
 ]
@@ -314,13 +317,22 @@ READERS_COLUMNS = ["throughput_mb_s", "per_reader_mb_s", "per_reader_min_mb_s", 
                    "dmu_l2_read_bytes"]
 
 
-def _reader_counts(readers: int | Sequence[int]) -> list[int]:
-    """``readers=`` as a list of ints: one int, or any iterable of them."""
+def _reader_counts(readers: int | Sequence[int], name: str = "readers") -> list[int]:
+    """``readers=`` (or ``writers=``) as a list of ints: one int, or any iterable of them."""
     if isinstance(readers, (str, bytes, Mapping)):
-        raise TypeError(f"readers: expected an int or a list of ints, got {readers!r}")
+        raise TypeError(f"{name}: expected an int or a list of ints, got {readers!r}")
     if hasattr(readers, "__iter__"):
-        return [_convert.integer(n, "readers") for n in readers]
-    return [_convert.integer(readers, "readers")]
+        return [_convert.integer(n, name) for n in readers]
+    return [_convert.integer(readers, name)]
+
+
+def _file_sweep_args(profile: Optional[str], tunables: Optional[Mapping[str, Any]], counts: int | Sequence[int],
+                     count_name: str, bs: Size, file_size: Size, recordsize: Size):
+    """The arguments :func:`readers` and :func:`writers` share, converted:
+    (profile, tunable pairs, counts, bs, file size and recordsize in bytes)."""
+    profile = profile if profile is not None else _ziosim.default_profile()
+    return (str(profile), _convert.settings(tunables), _reader_counts(counts, count_name),
+            _convert.size(bs, "bs"), _convert.size(file_size, "file_size"), _convert.size(recordsize, "recordsize"))
 
 
 def readers(
@@ -406,12 +418,8 @@ def readers(
         :func:`block_read` (``disk``, ``drive``, ``vdev``, ``busy_pct``,
         ``reads``, ``read_bytes``, ``read_mb_s``, ...).
     """
-    profile = profile if profile is not None else _ziosim.default_profile()
-    pairs = _convert.settings(tunables)
-    counts = _reader_counts(readers)
-    bs_bytes = _convert.size(bs, "bs")
-    file_bytes = _convert.size(file_size, "file_size")
-    record_bytes = _convert.size(recordsize, "recordsize")
+    profile, pairs, counts, bs_bytes, file_bytes, record_bytes = _file_sweep_args(
+        profile, tunables, readers, "readers", bs, file_size, recordsize)
     if isinstance(compression, bool) or not isinstance(compression, numbers.Real):
         raise TypeError(f"compression: expected a number (logical / physical), got {compression!r}")
     arc_bytes = 0 if arc_max is None else _convert.size(arc_max, "arc_max", positive=False)  # 0: the tunable
@@ -429,6 +437,218 @@ def readers(
            "arc_max_bytes": int(_ziosim.parse_size(resolved["zfs_arc_max"], "zfs_arc_max", True)),
            "l2arc": l2arc, "warm": bool(warm)}
     return _pool_frame(raw["runs"], run, per_disk, False)
+
+
+def writers(
+    pool: str,
+    *,
+    writers: int | Sequence[int] = (1, 2, 5, 10),
+    bs: Size = "1M",
+    file_size: Size = "1G",
+    recordsize: Size = "128K",
+    fsync_at_end: bool = False,
+    read_back: bool = False,
+    ashift: int = 12,
+    profile: Optional[str] = None,
+    tunables: Optional[Mapping[str, Any]] = None,
+    seed: int = 1,
+    per_disk: bool = False,
+) -> pd.DataFrame:
+    """N concurrent ``dd``-like writers through the whole write path (``ziosim writers``).
+
+    Each writer creates its own file and writes it from start to end with
+    ``write()`` calls of ``bs`` bytes: copy-in, the write throttle, dirty data
+    and txg sync through the allocator, the vdev tree and the disks. Every
+    writer count is a separate run on a fresh pool; throughput is measured as
+    dd does: bytes / time until the last ``write()`` returned, MB = 10**6 bytes.
+
+    Args:
+        pool: the pool in zpool syntax, e.g. ``"raidz2 5xhgst-nas-4tb"``.
+        writers: writer counts to run (an int or a list; 1 to 1024 each).
+        bs: bytes per ``write()`` call (int or ``"1M"``).
+        file_size: bytes in each writer's file.
+        recordsize: the dataset's recordsize, a power of two from 512 to 16M.
+        fsync_at_end: each writer waits until its data is on disk (``dd conv=fsync``).
+        read_back: then read the files, cold, with the layout the writers left.
+        ashift, profile, tunables, seed, per_disk: as :func:`readers`.
+
+    Returns:
+        Leading columns ``pool``, ``profile``, ``bs_bytes``, ``file_size_bytes``,
+        ``recordsize_bytes``, ``fsync_at_end``, ``read_back``, ``writers``; then
+        (``per_disk=False``) ``throughput_mb_s``, ``per_writer_mb_s`` (list),
+        ``elapsed_s``, ``final_sync_s`` (until the last txg was on disk),
+        ``app_bytes_written``, ``write_calls_per_s``, ``disk_bytes_written``,
+        ``disk_write_iops``, ``txgs``, ``txg_sync_mean_ms``, ``txg_sync_max_ms``,
+        ``throttle_pct`` (writer time in throttle delays or waiting for dirty
+        space), ``dirty_max_bytes``, ``max_dirty_bytes``, ``cpu_busy_pct``,
+        ``read_back_mb_s`` (NaN without ``read_back``): the figures of
+        ``ziosim writers --json``; or (``per_disk=True``) one row per writer
+        count and disk with the per-disk columns of :func:`block_read`.
+    """
+    profile, pairs, counts, bs_bytes, file_bytes, record_bytes = _file_sweep_args(
+        profile, tunables, writers, "writers", bs, file_size, recordsize)
+    raw = _ziosim.writers(
+        str(pool), _convert.integer(ashift, "ashift"), str(profile), pairs, counts, bs_bytes, file_bytes,
+        record_bytes, bool(fsync_at_end), bool(read_back), _convert.integer(seed, "seed"))
+    run = {"pool": raw["pool"], "profile": str(profile), "bs_bytes": bs_bytes, "file_size_bytes": file_bytes,
+           "recordsize_bytes": record_bytes, "fsync_at_end": bool(fsync_at_end), "read_back": bool(read_back)}
+    return _pool_frame(raw["runs"], run, per_disk, False)
+
+
+# ---------------------------------------------------------------------------- fio
+
+
+def _fio_direction(d: Mapping[str, Any]) -> dict[str, float]:
+    """bw, IOPS and clat of one direction of a fio JSON job entry, as fio tools read them."""
+    clat = d["clat_ns"]
+    pct = clat.get("percentile", {})
+    nan = float("nan")
+    return {"bw_mb_s": d["bw_bytes"] / 1e6, "iops": d["iops"], "ios": d["total_ios"],
+            "clat_mean_us": clat["mean"] / 1e3 if clat["N"] else nan,
+            "clat_p50_us": pct["50.000000"] / 1e3 if pct else nan,
+            "clat_p99_us": pct["99.000000"] / 1e3 if pct else nan}
+
+
+def fio(
+    job: str | os.PathLike[str],
+    target: str,
+    *,
+    seed: int = 1,
+    ashift: Optional[int] = None,
+    profile: Optional[str] = None,
+    tunables: Optional[Mapping[str, Any]] = None,
+    recordsize: Optional[Size] = None,
+    compression: Optional[float] = None,
+    layout: Optional[str] = None,
+    primarycache: Optional[str] = None,
+    arc_max: Optional[Size] = None,
+    l2arc: Optional[str] = None,
+) -> pd.DataFrame:
+    """Runs a fio job file on a simulated drive or pool (``ziosim fio JOBFILE --target ...``).
+
+    The supported job-file subset and how each ioengine is modelled are in
+    ``docs/fio-jobs.md``. On a raw drive (``target="wd-re4-1tb"``) the jobs
+    address the device; on a pool (``target="mirror 2xwd-re4-1tb"``, or
+    ``"1xwd-re4-1tb"`` for one disk) each job reads its own files through the
+    ZFS read path. The pool options below are those of :func:`readers` and are
+    an error with a raw-drive target. Writes run on a raw drive only.
+
+    Args:
+        job: the job file's path, or its text (anything containing a newline).
+        target: a drive (catalog name, ``.toml``, ``disksim:FILE.parv``) or a pool in zpool syntax.
+        seed: random seed (same seed, same result); jobs with ``randseed=`` use theirs.
+        ashift, profile, tunables, recordsize, compression, layout, primarycache, arc_max, l2arc:
+            the pool and dataset, as in :func:`readers` (defaults likewise).
+
+    Returns:
+        One row per entry of fio's ``jobs[]`` (one per clone, or one per group with
+        ``group_reporting``): ``jobname``, ``groupid``, ``clones``, ``rw``, ``bs_bytes``,
+        ``ioengine``, ``iodepth``, ``effective_iodepth`` (I/Os really in flight per clone),
+        ``runtime_s``, ``bw_mb_s`` and ``iops`` (both directions), then per direction
+        ``read_bw_mb_s``, ``read_iops``, ``read_ios``, ``read_clat_mean_us``,
+        ``read_clat_p50_us``, ``read_clat_p99_us`` and the same for ``write_``, and
+        ``clat_mean_us``, ``clat_p50_us``, ``clat_p99_us`` of the job's one direction
+        (NaN for a mixed job: use the ``read_``/``write_`` columns). ``df.attrs["fio_json"]``
+        holds fio's JSON document (``--output-format=json``) as a dict, and
+        ``df.attrs["notes"]`` what the run noted (e.g. an iodepth the engine cannot use there).
+    """
+    if isinstance(job, os.PathLike) or ("\n" not in str(job) and os.path.isfile(str(job))):
+        path = os.fspath(job)
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise ValueError(f"{path}: cannot read the job file ({e.strerror})") from None
+        name = str(path)
+    elif "\n" in str(job):
+        text, name = str(job), "<job>"
+    else:
+        raise ValueError(f"{job}: cannot read the job file (no such file; job text must contain a newline)")
+    pool_options = {"ashift": ashift, "profile": profile, "tunables": tunables, "recordsize": recordsize,
+                    "compression": compression, "layout": layout, "primarycache": primarycache,
+                    "arc_max": arc_max, "l2arc": l2arc}
+    given = [k for k, v in pool_options.items() if v is not None]
+    if compression is not None and (isinstance(compression, bool) or not isinstance(compression, numbers.Real)):
+        raise TypeError(f"compression: expected a number (logical / physical), got {compression!r}")
+    raw = _ziosim.fio(
+        text, name, str(target), given, _convert.integer(12 if ashift is None else ashift, "ashift"),
+        str(profile) if profile is not None else _ziosim.default_profile(), _convert.settings(tunables),
+        _convert.size("128K" if recordsize is None else recordsize, "recordsize"),
+        1.0 if compression is None else float(compression), str(layout or "sequential"),
+        str(primarycache or "all"), 0 if arc_max is None else _convert.size(arc_max, "arc_max", positive=False),
+        str(l2arc or ""), _convert.integer(seed, "seed"))
+    doc = json.loads(raw)
+    rows = []
+    for entry in doc["jobs"]:
+        opts = {**doc.get("global options", {}), **entry["job options"]}
+        read = _fio_direction(entry["read"])
+        write = _fio_direction(entry["write"])
+        only = read if write["ios"] == 0 else write if read["ios"] == 0 else None
+        row = {"jobname": entry["jobname"], "groupid": entry["groupid"], "clones": entry["ziosim"]["clones"],
+               "rw": opts.get("rw", opts.get("readwrite", "read")), "bs_bytes": None,
+               "ioengine": opts.get("ioengine", "psync"), "iodepth": int(opts.get("iodepth", 1)),
+               "effective_iodepth": entry["ziosim"]["effective_iodepth"],
+               "runtime_s": entry["job_runtime"] / 1e3,
+               "bw_mb_s": read["bw_mb_s"] + write["bw_mb_s"], "iops": read["iops"] + write["iops"]}
+        row["bs_bytes"] = _convert.size(opts.get("bs", opts.get("blocksize", 4096)), "bs")
+        for prefix, d in (("read_", read), ("write_", write)):
+            row.update({prefix + k: v for k, v in d.items()})
+        for k in ("clat_mean_us", "clat_p50_us", "clat_p99_us"):
+            row[k] = only[k] if only is not None else float("nan")
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df.attrs["fio_json"] = doc
+    df.attrs["notes"] = doc["ziosim"]["notes"]
+    return df
+
+
+# ---------------------------------------------------------------------------- workload
+
+
+def workload(
+    name: str,
+    pool: str,
+    *,
+    profile: Optional[str] = None,
+    tunables: Optional[Mapping[str, Any]] = None,
+    nfs: Optional[str] = None,
+    duration: str = "60s",
+    threads: Optional[int] = None,
+    sync: str = "standard",
+    logbias: str = "latency",
+    ashift: int = 12,
+    seed: int = 1,
+) -> pd.DataFrame:
+    """Runs a workload personality through a pool (``ziosim workload NAME --pool ...``).
+
+    Args:
+        name: fileserver, webserver, workstation, database, varmail, oltp, or a personality ``.toml``.
+        pool: zpool syntax, with optional ``log ...`` and ``cache ...`` sections.
+        profile, tunables: the era profile and tunable overrides.
+        nfs: None for a local run; ``"on"`` or ``"latency=200us,bw=117M,rsize=32K,wsize=32K,async,unstable"``
+            (any subset) for the NFS front.
+        duration: simulated time (``"60s"``, ``"500ms"``); threads: None for the personality's.
+        sync, logbias: the dataset's properties.
+
+    Returns:
+        One row: ``ops_per_s``, ``read_iops``, ``write_iops``, ``read_mb_s``, ``write_mb_s``,
+        ``read_p50_ms``, ``read_p99_ms``, ``sync_writes``, ``sync_p50_ms``, ``sync_p99_ms``,
+        ``sync_p999_ms``, ``txgs``, ``txg_sync_mean_ms``, ``txg_sync_max_ms``, ``throttle_pct`` and
+        the run's identification. ``df.attrs["zil"]`` holds the intent-log counters and
+        ``df.attrs["disks"]`` the per-disk DataFrame.
+    """
+    raw = json.loads(_ziosim.workload(
+        str(name), str(pool), _convert.integer(ashift, "ashift"),
+        str(profile) if profile is not None else _ziosim.default_profile(), _convert.settings(tunables),
+        "" if nfs is None else (str(nfs) or "on"), str(duration),
+        0 if threads is None else _convert.integer(threads, "threads"), str(sync), str(logbias),
+        _convert.integer(seed, "seed")))
+    disks = raw.pop("disks")
+    zil = raw.pop("zil")
+    df = pd.DataFrame([raw])
+    df.attrs["zil"] = zil
+    df.attrs["disks"] = pd.DataFrame(disks)
+    return df
 
 
 # ---------------------------------------------------------------------------- raidz-map
@@ -487,3 +707,69 @@ def validate_disksim(parv: str | os.PathLike[str], trace: str | os.PathLike[str]
     frame = pd.DataFrame(raw["requests"])
     frame.attrs["summary"] = summary.to_dict()
     return frame
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def replay(trace: str | os.PathLike[str], target: str, *, mode: str = "open", speed: Optional[float] = None,
+           format: str = "auto", skip_bad: bool = False, limit: int = 0, wrap: bool = False,
+           reads_only: bool = False, device: Optional[int | str] = None, per_device: bool = False,
+           policy: str = "sptf", per_request: bool = False, ashift: Optional[int] = None,
+           profile: Optional[str] = None, tunables: Optional[Mapping[str, Any]] = None,
+           volblocksize: Optional[Size] = None, volsize: Optional[Size] = None, layout: Optional[str] = None,
+           primarycache: Optional[str] = None, arc_max: Optional[Size] = None, l2arc: Optional[str] = None,
+           seed: Optional[int] = None) -> pd.DataFrame:
+    """Replays a block trace on a drive or on a zvol of a pool (``ziosim replay TRACE --target ...``).
+
+    ``target`` is a drive (catalog name, ``.toml``, ``disksim:FILE.parv``) or a pool in
+    zpool syntax (``"mirror 2xwd-re4-1tb"``, ``"1xwd-re4-1tb"`` for one disk); on a pool
+    the trace's reads are ``read()`` calls of one zvol through the DMU read path, and
+    the pool arguments (``ashift`` ... ``seed``) apply, as the CLI's pool flags.
+    ``mode`` is ``"open"`` (recorded times, divided by ``speed``), ``"closed:N"`` or
+    ``"validate"``; ``device`` replays one traced device (a number, or ``"8,16"``
+    for blkparse); ``reads_only`` passes over writes (on a pool they otherwise are
+    ``write()`` calls through the DMU write path).
+
+    Returns a one-row DataFrame with the fields of ``--json``: ``requests``,
+    ``reads``, ``writes``, ``sim_mean_ms``, ``measured_mean_ms``,
+    ``mean_error_pct``, ``demerit_ms``, ... (NaN where nothing was measured),
+    the reads' and writes' comparisons as ``read_*`` and ``write_*`` columns,
+    and for a pool ``volblocksize``, ``volsize``, ``arc_hit_pct``,
+    ``disk_bytes_read``; ``.attrs["disks"]`` holds the per-disk rows and
+    ``.attrs["devices"]`` the per-device comparisons (``per_device=True``).
+    ``per_request=True`` returns instead one row per request (the columns of
+    ``--per-request``), with that summary in ``.attrs["summary"]``.
+    """
+    if speed is not None and mode != "open":
+        raise ValueError("speed: only applies to mode 'open' (the other modes ignore the recorded times)")
+    pool_options = {"ashift": ashift, "profile": profile, "tunables": tunables, "volblocksize": volblocksize,
+                    "volsize": volsize, "layout": layout, "primarycache": primarycache, "arc_max": arc_max,
+                    "l2arc": l2arc, "seed": seed}
+    given = [k for k, v in pool_options.items() if v is not None]
+    raw = _ziosim.replay(
+        os.fspath(trace), str(target), str(mode), 1.0 if speed is None else float(speed), str(format),
+        bool(skip_bad), _convert.integer(limit, "limit"), bool(wrap), bool(reads_only),
+        "" if device is None else str(device), bool(per_device), str(policy), bool(per_request), given,
+        _convert.integer(12 if ashift is None else ashift, "ashift"),
+        str(profile) if profile is not None else _ziosim.default_profile(), _convert.settings(tunables),
+        0 if volblocksize is None else _convert.size(volblocksize, "volblocksize"),
+        0 if volsize is None else _convert.size(volsize, "volsize"), str(layout or "sequential"),
+        str(primarycache or "all"), 0 if arc_max is None else _convert.size(arc_max, "arc_max", positive=False),
+        str(l2arc or ""), _convert.integer(1 if seed is None else seed, "seed"))
+    summary = dict(raw["summary"])
+    disks = summary.pop("disks", None)
+    devices = summary.pop("devices", None)
+    for op in ("read", "write"):
+        summary.update({f"{op}_{k}": v for k, v in summary.pop(op).items()})
+    row = {k: (math.nan if v is None else v) for k, v in summary.items()}
+    frame = pd.DataFrame([row])
+    if disks is not None:
+        frame.attrs["disks"] = disks
+    if devices is not None:
+        frame.attrs["devices"] = devices
+    if not per_request:
+        return frame
+    requests = pd.DataFrame(raw["requests"])
+    requests.attrs["summary"] = row
+    return requests

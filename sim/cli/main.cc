@@ -13,11 +13,15 @@ int main(int argc, char** argv) {
   ziosim::cli::AddDemoCommand(app);
   ziosim::cli::AddBlockReadCommand(app);
   ziosim::cli::AddReadersCommand(app);
+  ziosim::cli::AddWritersCommand(app);
   ziosim::cli::AddRunCommand(app);
   ziosim::cli::AddProfilesCommand(app);
   ziosim::cli::AddTunablesCommand(app);
   ziosim::cli::AddRaidzMapCommand(app);
   ziosim::cli::AddReplayCommand(app);
+  ziosim::cli::AddFioCommand(app);
+  ziosim::cli::AddCalibrateCommand(app);
+  ziosim::cli::AddWorkloadCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -30,7 +34,7 @@ int main(int argc, char** argv) {
   } catch (const ziosim::InputError& e) {
     std::cerr << "ziosim: " << e.what() << "\n";
     return 2;
-  } catch (const std::exception& e) {
+  } catch (const std::exception& e) {  // InternalError (a run invariant failed) or another bug
     std::cerr << "ziosim: internal error: " << e.what() << "\n";
     return 70;  // EX_SOFTWARE: a bug, not the user's fault
   }

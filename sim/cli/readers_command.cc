@@ -27,24 +27,13 @@ struct Cli {
 
 void Run(const Cli& c) {
   ReadersOptions o;
-  o.pool = c.pool;
-  o.ashift = c.ashift;
-  o.profile = c.profile;
-  o.settings = ParseSettings(c.set);
+  SetFileSweepOptions(c, &o);
   o.readers = c.readers;
-  o.bs = ParsePositiveSize(c.bs, "--bs");
-  o.file_size = ParsePositiveSize(c.file_size, "--file-size");
-  o.recordsize = ParsePositiveSize(c.recordsize, "--recordsize");
-  o.compression = c.compression;
+  SetReadPathOptions(c, &o);
   o.sparse = c.sparse;
   o.same_file = c.same_file;
   o.random = c.random;
-  o.layout = c.layout;
-  o.primarycache = c.primarycache;
-  o.arc_max = c.arc_max == "0" ? 0 : ParsePositiveSize(c.arc_max, "--arc-max");
-  o.l2arc = c.l2arc;
   o.warm = c.warm;
-  o.seed = c.seed;
   const std::vector<ReadersRun> runs = RunReaders(o);
   PrintReaders(o, runs, c.json);
   if (!c.plot.empty()) PlotResult("readers", ReadersJson(o, runs), c.plot);

@@ -1,8 +1,10 @@
 // `ziosim run FILE.toml`: the settings of a readers sweep from a file (schema
 // in docs/run-config.md); the same run as the equivalent `ziosim readers` line.
+#include <cmath>
 #include <cstdio>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include <toml++/toml.h>
 
@@ -41,6 +43,9 @@ class ConfigReader {
     if (n == nullptr) return;
     auto v = n->value<T>();
     if (!v) throw InputError(path_, Line(*n), table + "." + key + ": wrong type");
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!std::isfinite(*v)) throw InputError(path_, Line(*n), table + "." + key + ": not a finite number");
+    }
     *out = *v;
   }
   // A size given as a number of bytes or as text with a K/M/G/T suffix.
@@ -64,9 +69,9 @@ class ConfigReader {
     if (a == nullptr) throw InputError(path_, Line(*n), "workload.readers: not a list of integers");
     out->clear();
     for (const toml::node& e : *a) {
-      auto v = e.value<int64_t>();
+      auto v = e.value<int>();  // not int64_t: 4294967297 readers must not become 1
       if (!v) throw InputError(path_, Line(e), "workload.readers: not an integer");
-      out->push_back(static_cast<int>(*v));
+      out->push_back(*v);
     }
   }
   void GetTunables(std::vector<std::pair<std::string, std::string>>* out) const {
@@ -93,9 +98,7 @@ void Run(const std::string& path, bool json, bool check_only) {
   ReadersOptions o;
   cfg.Get("pool", "spec", &o.pool);
   if (o.pool.empty()) throw InputError(path + ": pool.spec: missing (the pool in zpool syntax)");
-  int64_t ashift = o.ashift;
-  cfg.Get("pool", "ashift", &ashift);
-  o.ashift = static_cast<int>(ashift);
+  cfg.Get("pool", "ashift", &o.ashift);  // toml++ refuses a value beyond int: no silent truncation
   cfg.Get("pool", "profile", &o.profile);
   cfg.Get("pool", "layout", &o.layout);
   cfg.GetTunables(&o.settings);

@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "sim/core/invariants.h"
 #include "sim/core/random.h"
 #include "sim/core/status.h"
 #include "sim/stats/demerit.h"
+#include "sim/stats/run_check.h"
 
 namespace ziosim {
 
@@ -85,6 +87,7 @@ class Reader : public ZioDoneListener, public EventHandler {
     if (static_cast<int64_t>(latencies_ms_.size()) < o_.count) pool_->sim()->ScheduleIn(o_.interval_ns, this, 0);
   }
   SimTime last_done() const { return last_done_; }
+  int64_t issued() const { return issued_; }
   std::vector<double>& latencies_ms() { return latencies_ms_; }
   std::vector<IntervalSample> intervals;
 
@@ -184,7 +187,8 @@ BlockReadResult RunBlockRead(const BlockReadOptions& o) {
   Reader reader(&pool, o, layout);
   reader.Start();
   sim.Run();
-  if (pool.live_zios() != 0) throw std::logic_error("internal error: zios left in flight after the run");
+  CheckCompletedOnce("block-read: block reads", reader.issued(), static_cast<int64_t>(reader.latencies_ms().size()));
+  CheckPoolQuiescent(pool, sim.now());
   if (log) log->Commit();
   pool.SettleStats();
 

@@ -9,6 +9,7 @@
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/stats/demerit.h"
+#include "sim/stats/run_check.h"
 
 namespace ziosim {
 namespace {
@@ -76,6 +77,7 @@ class Bench : public DeviceListener {
     }
     result_->elapsed_ns = sim_.now();
     device_->FinishStats(sim_.now());
+    CheckDeviceAccounting(*device_, sim_.now());
   }
 
   void OnDeviceDone(const DeviceRequest& req, SimTime submitted, SimTime done) override {

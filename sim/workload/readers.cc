@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 
 #include "models/catalog/catalog.h"
+#include "sim/core/invariants.h"
 #include "sim/core/random.h"
 #include "sim/core/status.h"
+#include "sim/stats/run_check.h"
 #include "sim/zfs/allocator.h"
 
 namespace ziosim {
@@ -26,6 +29,7 @@ class Reader : public ReadCaller {
     Next();
   }
   void OnReadDone(uint64_t, int64_t bytes) override {
+    ++returned_;
     done_bytes_ += bytes;
     if (done_bytes_ >= file_size_) {
       end_ns_ = sim_->now();
@@ -36,12 +40,20 @@ class Reader : public ReadCaller {
   int64_t bytes() const { return done_bytes_; }
   SimTime elapsed_ns() const { return end_ns_ - start_ns_; }
   bool finished() const { return done_bytes_ >= file_size_; }
+  // Every read() returned once, with all the bytes it asked for.
+  void CheckDone() const {
+    const std::string what = "reader " + std::to_string(index_);
+    CheckCompletedOnce(what + ": read() calls", calls_, returned_);
+    CheckBytesDelivered(what, asked_bytes_, done_bytes_);
+  }
 
  private:
   void Next() {
     int64_t offset = done_bytes_;
     if (random_) offset = rng_.UniformInt(0, (file_size_ - 1) / bs_) * bs_;
     const int64_t length = std::min(bs_, file_size_ - offset);
+    ++calls_;
+    asked_bytes_ += length;
     dmu_->Read(file_, offset, length, this, static_cast<uint64_t>(index_));
   }
 
@@ -52,6 +64,8 @@ class Reader : public ReadCaller {
   bool random_;
   RandomStream rng_;
   int64_t done_bytes_ = 0;
+  int64_t asked_bytes_ = 0;
+  int64_t calls_ = 0, returned_ = 0;
   SimTime start_ns_ = 0, end_ns_ = 0;
 };
 
@@ -87,7 +101,8 @@ void Warm(Dmu& dmu, Simulation& sim, int files, int64_t file_size, int64_t bs, u
   }
 }
 
-ReadersRun RunOnce(const ReadersOptions& o, int n) {
+// `given`: the files' layouts (one per file the run reads), else AllocateFiles's.
+ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>* given) {
   Simulation sim;
   Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
   const int files = o.same_file ? 1 : n;
@@ -98,9 +113,9 @@ ReadersRun RunOnce(const ReadersOptions& o, int n) {
     s.compression_ratio = o.compression;
     s.sparse = o.sparse;
   }
-  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), o.seed);
-  std::unique_ptr<Device> l2;
-  if (!o.l2arc.empty()) l2 = MakeDevice(&sim, "l2arc", ResolveDrive(o.l2arc), QueuePolicy::kFifo);
+  const std::vector<FileLayout> layouts =
+      given != nullptr ? *given : AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), o.seed);
+  std::unique_ptr<Device> l2 = MakeL2arcDevice(pool, o.l2arc);  // --l2arc, else the spec's cache device
   Dmu dmu(&pool, &layouts, ParsePrimaryCache(o.primarycache), std::move(l2));
   if (o.warm) {
     Warm(dmu, sim, files, o.file_size, o.bs, o.seed);
@@ -139,6 +154,14 @@ ReadersRun RunOnce(const ReadersOptions& o, int n) {
   run.arc = dmu.arc().stats();
   run.dmu = dmu.stats();
   run.disks = ReportDisks(pool, run.elapsed_ns);
+
+  // Let the I/O still in flight (prefetches) land, then check the run's books.
+  for (auto& r : readers) r->CheckDone();
+  const Device* cache = dmu.l2arc();
+  while ((pool.live_zios() > 0 || (cache != nullptr && cache->in_device() > 0)) && sim.Step()) {
+  }
+  CheckPoolQuiescent(pool, sim.now() - start);
+  if (cache != nullptr) CheckDeviceAccounting(*cache, sim.now());
   return run;
 }
 
@@ -163,8 +186,16 @@ void CheckReadersOptions(const ReadersOptions& o) {
 std::vector<ReadersRun> RunReaders(const ReadersOptions& o) {
   CheckReadersOptions(o);
   std::vector<ReadersRun> runs;
-  for (int n : o.readers) runs.push_back(RunOnce(o, n));
+  for (int n : o.readers) runs.push_back(RunOnce(o, n, nullptr));
   return runs;
+}
+
+ReadersRun RunReadersOnLayouts(const ReadersOptions& o, int n, const std::vector<FileLayout>& layouts) {
+  CheckReadersOptions(o);
+  if (static_cast<int>(layouts.size()) != (o.same_file ? 1 : n)) {
+    throw std::invalid_argument("RunReadersOnLayouts: one layout per file read is needed");
+  }
+  return RunOnce(o, n, &layouts);
 }
 
 }  // namespace ziosim

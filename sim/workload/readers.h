@@ -52,6 +52,10 @@ struct ReadersRun {
 
 // One run per entry of options.readers. Throws InputError for bad options.
 std::vector<ReadersRun> RunReaders(const ReadersOptions& options);
+// One run of `n` readers over files already laid out (e.g. by the write
+// path, writers.h): `layouts` has one entry per file read (n, or 1 with
+// same_file); options.layout and the file options other than bs are not used.
+ReadersRun RunReadersOnLayouts(const ReadersOptions& options, int n, const std::vector<FileLayout>& layouts);
 // Everything RunReaders checks before simulating (options, pool, drives,
 // profile, tunables, layout), without simulating. Throws InputError.
 void CheckReadersOptions(const ReadersOptions& options);

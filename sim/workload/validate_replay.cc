@@ -5,7 +5,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "sim/core/invariants.h"
 #include "sim/core/status.h"
+#include "sim/stats/run_check.h"
 
 namespace ziosim {
 namespace {
@@ -138,11 +140,9 @@ ValidateReplayResult ReplayValidateRecords(Device& dev, Simulation& sim, std::sp
     sim.Run();
     out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   }
-  if (driver.completed() != static_cast<int64_t>(records.size())) {
-    throw std::logic_error("internal error: validate replay: " + dev.name() + " completed " +
-                           std::to_string(driver.completed()) + " of " + std::to_string(records.size()) +
-                           " requests");
-  }
+  CheckCompletedOnce("validate replay: " + dev.name() + ": trace requests", static_cast<int64_t>(records.size()),
+                     driver.completed());
+  CheckDeviceAccounting(dev, sim.now());
   Summarize(records, out);
   return out;
 }

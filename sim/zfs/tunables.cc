@@ -135,6 +135,44 @@ constexpr TunableDef kTable[] = {
     {.name = "zfs_txg_timeout", .kind = K::kInt, .unit = "s", .fallback = "5", .min = 1, .max = 3600,
      .doc = "seconds between transaction groups (sets the run length of concurrent writers' interleaving)"},
 
+    // ---- Write path: dirty data, txg sync, write throttle (dsl_pool.c, dmu_tx.c, vdev_queue.c;
+    // the OpenZFS write throttle of illumos 4045, 2013; older eras are not modelled) ----
+    {.name = "zfs_dirty_data_max", .kind = K::kBytes, .unit = "bytes", .fallback = "0", .min = 0,
+     .max = INT64_MAX / 4,
+     .doc = "most dirty data in the pool; 0: zfs_dirty_data_max_percent of RAM (taken as 2 x zfs_arc_max, "
+            "arc.c's default arc_max being half of RAM), capped at zfs_dirty_data_max_max (arc_init)"},
+    {.name = "zfs_dirty_data_max_max", .kind = K::kBytes, .unit = "bytes", .fallback = "4G", .min = kMiB,
+     .max = INT64_MAX / 4, .doc = "cap of the derived zfs_dirty_data_max (dsl_pool.c: 4 GiB)"},
+    {.name = "zfs_dirty_data_max_percent", .kind = K::kInt, .unit = "% of RAM", .fallback = "10", .min = 1,
+     .max = 100, .doc = "derived zfs_dirty_data_max as a share of RAM (dsl_pool.c: 10)"},
+    {.name = "zfs_dirty_data_sync_percent", .kind = K::kInt, .unit = "% of dirty max", .fallback = "20", .min = 1,
+     .max = 100, .doc = "dirty data in the open txg that starts its sync early (dsl_pool.c: 20, ZoL 0.8+)"},
+    {.name = "zfs_dirty_data_sync", .kind = K::kBytes, .unit = "bytes", .fallback = "0", .min = 0,
+     .max = INT64_MAX / 4, .doc = "the same threshold in bytes before ZoL 0.8 (64 MiB); 0: use the percent"},
+    {.name = "zfs_delay_min_dirty_percent", .kind = K::kInt, .unit = "% of dirty max", .fallback = "60", .min = 0,
+     .max = 100, .doc = "write throttle: writers are delayed above this much dirty data (dsl_pool.c: 60)"},
+    {.name = "zfs_delay_scale", .kind = K::kInt, .unit = "ns", .fallback = "500000", .min = 0, .max = kInt32Max,
+     .doc = "write throttle: delay = scale x (dirty - min) / (max - dirty) per write (dsl_pool.c: 10^9 / 2000)"},
+    {.name = "zfs_delay_max_ns", .kind = K::kInt, .unit = "ns", .fallback = "100000000", .min = 0,
+     .max = kInt32Max, .doc = "write throttle: longest delay of one write (dmu_tx.c: 100 ms)"},
+    {.name = "zfs_vdev_async_write_active_min_dirty_percent", .kind = K::kInt, .unit = "% of dirty max",
+     .fallback = "30", .min = 0, .max = 100,
+     .doc = "class: below this much dirty data async_write_min_active txg writes per disk (vdev_queue.c: 30)"},
+    {.name = "zfs_vdev_async_write_active_max_dirty_percent", .kind = K::kInt, .unit = "% of dirty max",
+     .fallback = "60", .min = 0, .max = 100,
+     .doc = "class: above this much dirty data async_write_max_active; linear in between (vdev_queue.c: 60)"},
+
+    // ---- Intent log (zil.c, zfs_log.c) ----
+    {.name = "zfs_immediate_write_sz", .kind = K::kBytes, .unit = "bytes", .fallback = "32K", .min = 0,
+     .max = kSpaMaxBlockSize,
+     .doc = "without a log device, sync writes this large are WR_INDIRECT: data written in place (zfs_log.c: 32768)"},
+    {.name = "zil_maxblocksize", .kind = K::kBytes, .unit = "bytes", .fallback = "128K", .min = 4 * kKiB,
+     .max = kSpaMaxBlockSize, .doc = "largest log block, lwb (zil.c: SPA_OLD_MAXBLOCKSIZE = 128K)"},
+    {.name = "zfs_nocacheflush", .kind = K::kBool, .unit = "", .fallback = "false",
+     .doc = "skip the write-cache flush after log blocks (zil_flush_vdevs); unsafe without NVRAM"},
+    {.name = "zil_disable", .kind = K::kBool, .unit = "", .fallback = "false",
+     .doc = "no intent log at all: fsync/O_DSYNC return at once (illumos before b140, FreeBSD before v28)"},
+
     // ---- Prefetch (dmu_zfetch.c, reference section 5) ----
     {.name = "zfs_prefetch_disable", .kind = K::kBool, .unit = "", .fallback = "false",
      .doc = "disable predictive prefetch"},

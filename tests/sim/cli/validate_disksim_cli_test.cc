@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/sim/cli/cli_runner.h"
+#include "tests/test_util.h"
 
 namespace {
 
@@ -18,12 +19,7 @@ using ziosim::testing::RunCli;
 using ziosim::testing::TempPath;
 
 // The data path comes from the build; a build without it skips these tests.
-#ifdef ZIOSIM_SHARED_DATA_DIR
-const std::string kDataDir = std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/";
-#else
-const std::string kDataDir = "/nonexistent/";
-#endif
-
+const std::string kDataDir = ziosim::test::SharedDataDir() + "/disksim-valid/";
 
 TEST(ValidateDisksimCliTest, MalformedTraceLineExitsTwoWithFileAndLine) {
   SKIP_WITHOUT_CLI();

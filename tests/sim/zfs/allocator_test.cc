@@ -16,6 +16,7 @@
 #include "sim/core/status.h"
 #include "sim/zfs/pool.h"
 #include "sim/zfs/pool_spec.h"
+#include "tests/test_util.h"
 
 namespace ziosim {
 namespace {
@@ -71,15 +72,7 @@ std::vector<int64_t> VdevRuns(const std::vector<BlockPointer>& bps) {
   return runs;
 }
 
-template <typename Fn>
-std::string ErrorOf(Fn fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::ErrorOf;
 
 bool SameExtents(const std::vector<FileLayout>& a, const std::vector<FileLayout>& b) {
   if (a.size() != b.size()) return false;

@@ -1,9 +1,5 @@
 #include "sim/zfs/tunables.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,36 +7,13 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/status.h"
+#include "tests/test_util.h"
 
 namespace ziosim {
 namespace {
 
-// The InputError message `fn` throws, or "" if it throws none.
-template <typename Fn>
-std::string ErrorOf(Fn fn) {
-  try {
-    fn();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// A file under the test temp dir, removed when the test ends.
-class TempFile {
- public:
-  TempFile(const std::string& name, const std::string& text)
-      : path_(::testing::TempDir() + "ziosim_tunables_" + std::to_string(::getpid()) + "_" + name) {
-    std::ofstream(path_) << text;
-  }
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test::ErrorOf;
+using test::TempFile;
 
 TEST(TunableTableTest, NamesAreUniqueAndEveryFallbackIsValid) {
   std::set<std::string_view> names;
@@ -205,9 +178,10 @@ TEST(TunablesTest, ValuesDescribeTheRange) {
 // ---- Era profiles ----
 
 // Numbers in names compare as numbers.
-const std::vector<std::string> kProfiles = {"freebsd-9",   "freebsd-10",  "freebsd-11", "freebsd-12",
-                                            "openzfs-2.1", "openzfs-2.2", "zol-0.6.1",  "zol-0.6.2",
-                                            "zol-0.6.5",   "zol-0.7",     "zol-0.8"};
+const std::vector<std::string> kProfiles = {"freebsd-8.2", "freebsd-9",   "freebsd-9.0",        "freebsd-10",
+                                            "freebsd-11",  "freebsd-12",  "openzfs-2.1",        "openzfs-2.2",
+                                            "solaris-11-express", "zol-0.6.1", "zol-0.6.2", "zol-0.6.5",
+                                            "zol-0.7",     "zol-0.8"};
 
 TEST(EraProfilesTest, AllProfilesLoadSortedWithDescriptions) {
   const std::vector<EraProfile> profiles = EraProfiles();
@@ -328,7 +302,7 @@ TEST(EraProfilesTest, SettingsKeepFileOrder) {
 TEST(EraProfilesTest, UnknownProfileListsTheKnownOnes) {
   const std::string err = ErrorOf([] { ProfileTunables("freebsd-13"); });
   EXPECT_EQ(err.rfind("unknown profile \"freebsd-13\"; did you mean freebsd-10, freebsd-11 or freebsd-12?; known "
-                      "profiles: freebsd-9, freebsd-10, freebsd-11, freebsd-12, openzfs-2.1",
+                      "profiles: freebsd-8.2, freebsd-9, freebsd-9.0, freebsd-10, freebsd-11, freebsd-12, openzfs-2.1",
                       0),
             0u)
       << err;
