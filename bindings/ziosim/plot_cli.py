@@ -1,5 +1,5 @@
-"""``ziosim readers|block-read ... --plot FILE.png``: the C++ CLI hands its JSON
-result to this module, which draws it with :mod:`ziosim.plot`.
+"""``ziosim readers|writers|block-read ... --plot FILE.png``: the C++ CLI hands its
+JSON result to this module, which draws it with :mod:`ziosim.plot`.
 
     python -m ziosim.plot_cli readers RESULT.json OUT.png
 """
@@ -26,13 +26,13 @@ def _disks(rows: list[dict], extra: dict) -> pd.DataFrame:
     return frame
 
 
-def readers_figure(result: dict) -> plt.Figure:
-    """MB/s vs readers, and the per-disk busy time of the largest run."""
-    runs = pd.DataFrame([{"readers": r["readers"], "throughput_mb_s": r["throughput_mb_s"]} for r in result["runs"]])
+def sweep_figure(result: dict, count: str) -> plt.Figure:
+    """MB/s vs the number of `count` ("readers" or "writers"), and the per-disk busy time of the largest run."""
+    runs = pd.DataFrame([{count: r[count], "throughput_mb_s": r["throughput_mb_s"]} for r in result["runs"]])
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    plot.throughput(runs, ax=left, title=f"{result['pool']} ({result['profile']})")
+    plot.throughput(runs, x=count, ax=left, title=f"{result['pool']} ({result['profile']})")
     last = result["runs"][-1]
-    plot.disk_busy(_disks(last["disks"], {}), ax=right, title=f"{last['readers']} readers: disk busy")
+    plot.disk_busy(_disks(last["disks"], {}), ax=right, title=f"{last[count]} {count}: disk busy")
     fig.tight_layout()
     return fig
 
@@ -48,13 +48,13 @@ def block_read_figure(result: dict) -> plt.Figure:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3 or argv[0] not in ("readers", "block-read"):
-        print("usage: python -m ziosim.plot_cli readers|block-read RESULT.json OUT.png", file=sys.stderr)
+    if len(argv) != 3 or argv[0] not in ("readers", "writers", "block-read"):
+        print("usage: python -m ziosim.plot_cli readers|writers|block-read RESULT.json OUT.png", file=sys.stderr)
         return 2
     kind, source, out = argv
     with open(source, encoding="utf-8") as f:
         result = json.load(f)
-    fig = readers_figure(result) if kind == "readers" else block_read_figure(result)
+    fig = block_read_figure(result) if kind == "block-read" else sweep_figure(result, kind)
     fig.savefig(out, dpi=120)
     return 0
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/commands.h"
+#include "sim/cli/plot_file.h"
 #include "sim/cli/settings.h"
 #include "sim/core/status.h"
 #include "sim/core/units.h"
@@ -23,6 +24,7 @@ struct Cli {
   int ashift = 12;
   std::vector<std::string> set;
   uint64_t seed = 1;
+  std::string plot;
 };
 
 nlohmann::json WritersJson(const WritersOptions& o, const std::vector<WritersRun>& runs) {
@@ -99,6 +101,7 @@ void Run(const Cli& c) {
   } else {
     PrintWriters(o, runs);
   }
+  if (!c.plot.empty()) PlotResult("writers", WritersJson(o, runs), c.plot);
 }
 
 }  // namespace
@@ -118,6 +121,7 @@ void AddWritersCommand(CLI::App& app) {
   cmd->add_option("--ashift", c->ashift, "Sector shift of the pool")->capture_default_str();
   cmd->add_option("--seed", c->seed, "Random seed")->capture_default_str();
   cmd->add_flag("--json", c->json, "Print one JSON object");
+  cmd->add_option("--plot", c->plot, "Also draw MB/s vs writers and per-disk busy time into this PNG");
   cmd->callback([c] { Run(*c); });
 }
 

@@ -103,8 +103,9 @@ def test_label_units():
         ziosim.plot.throughput(ziosim.drives())
 
 
-def test_cli_plot_option_draws_a_png(tmp_path):
-    """`ziosim readers ... --plot F.png` (the CLI installed beside this interpreter) draws through ziosim.plot."""
+@pytest.mark.parametrize("sweep", ["readers", "writers"])
+def test_cli_plot_option_draws_a_png(tmp_path, sweep):
+    """`ziosim readers|writers ... --plot F.png` (the CLI installed beside this interpreter) draws through ziosim.plot."""
     import os
     import shutil
     import subprocess
@@ -117,9 +118,9 @@ def test_cli_plot_option_draws_a_png(tmp_path):
         import pytest
 
         pytest.skip("the ziosim command is not installed beside this interpreter")
-    out = tmp_path / "readers.png"
+    out = tmp_path / f"{sweep}.png"
     env = dict(os.environ, ZIOSIM_PYTHON=sys.executable)
-    run = subprocess.run([cli, "readers", "--pool", "mirror 2xwd-re4-1tb", "--readers", "1,2", "--file-size", "64M",
+    run = subprocess.run([cli, sweep, "--pool", "mirror 2xwd-re4-1tb", f"--{sweep}", "1,2", "--file-size", "64M",
                           "--plot", str(out)], capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stdout + run.stderr
     assert out.stat().st_size > 10_000
