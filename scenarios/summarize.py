@@ -43,19 +43,10 @@ import os
 import subprocess
 import sys
 
+from ziosim_bin import find_ziosim
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_COLS = "file,readers,mb_s,disk_app,cpu,time_s,busy"
-
-
-def find_ziosim():
-    env = os.environ.get("ZIOSIM")
-    if env:
-        return env
-    for cand in ("build/ziosim",):
-        p = os.path.join(ROOT, cand)
-        if os.access(p, os.X_OK):
-            return p
-    return "ziosim"
 
 
 def per_disk(run, key, fmt):

@@ -17,24 +17,17 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(ROOT, "scenarios"))
+from ziosim_bin import find_ziosim  # noqa: E402
 
 ROWS = [("stripe2", "stripe of 2 disks", "2 striped"), ("2x2way", "2 x 2-way mirror", "2 x 2-way mirror"),
         ("2x3way", "2 x 3-way mirror", "2 x 3-way mirror"), ("2x4way", "2 x 4-way mirror", "2 x 4-way mirror")]
 COLS = [("seq1m", "fio 1MB sequential read", 1 << 20, False), ("seq4k", "fio 4KB sequential read", 4096, False),
         ("rand1m", "fio 1MB random read", 1 << 20, True), ("rand4k", "fio 4KB random read", 4096, True)]
-
-
-def find_ziosim():
-    if os.environ.get("ZIOSIM"):
-        return os.environ["ZIOSIM"]
-    for cand in ("build/ziosim", "build/ziosim"):
-        p = os.path.join(ROOT, cand)
-        if os.access(p, os.X_OK):
-            return p
-    return "ziosim"
 
 
 def published(csv_path):

@@ -14,20 +14,13 @@ import csv
 import json
 import os
 import subprocess
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(ROOT, "scenarios"))
+from ziosim_bin import find_ziosim  # noqa: E402
 ERAS = [("0.6", "zol-0.6.5"), ("0.7", "zol-0.7"), ("0.8", "zol-0.8")]
-
-
-def find_ziosim():
-    if os.environ.get("ZIOSIM"):
-        return os.environ["ZIOSIM"]
-    for cand in ("build/ziosim", "build/ziosim"):
-        p = os.path.join(ROOT, cand)
-        if os.access(p, os.X_OK):
-            return p
-    return "ziosim"
 
 
 def published(csv_path):
