@@ -242,7 +242,8 @@ py::dict DiskBench(const std::string& drive, const std::string& pattern, int64_t
 py::dict DisksColumns(const std::vector<DiskReport>& disks) {
   Columns c({"disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
              "aggregated_zios", "gap_bytes", "split", "mean_active", "mean_queued", "mean_service_ms",
-             "mirror_chosen", "seek_log2_cylinders"});
+             "mirror_chosen", "vdev_cache_hits", "vdev_cache_delegations", "vdev_cache_misses",
+             "seek_log2_cylinders"});
   for (const DiskReport& r : disks) {
     size_t last = 0;
     for (size_t k = 0; k < r.seek_log2_cylinders.size(); ++k) {
@@ -251,7 +252,7 @@ py::dict DisksColumns(const std::vector<DiskReport>& disks) {
     std::vector<uint64_t> hist(r.seek_log2_cylinders.begin(), r.seek_log2_cylinders.begin() + last);
     c.Row(r.name, r.drive, r.vdev, r.busy_pct, r.reads, r.read_bytes, r.read_mb_s, r.zios, r.aggregated,
           r.aggregated_zios, r.gap_bytes, r.split, r.mean_active, r.mean_queued, r.mean_service_ms, r.mirror_chosen,
-          hist);
+          r.vdev_cache_hits, r.vdev_cache_delegations, r.vdev_cache_misses, hist);
   }
   return c.ToDict();
 }
@@ -632,7 +633,7 @@ std::string Workload(const std::string& personality, const std::string& pool, in
   o.settings = settings;
   o.use_nfs = !nfs.empty();
   o.nfs = nfs;
-  o.duration_ns = ParseFioTime(duration, "duration");
+  o.duration_ns = ParseDuration(duration, "duration");
   o.threads = threads;
   o.sync = sync;
   o.logbias = logbias;

@@ -328,6 +328,16 @@ bool LooksLikePath(std::string_view s) {
   return s.find('/') != std::string_view::npos || (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
 }
 
+DriveSpec FixedDrive(const std::string& text) {
+  DriveSpec spec;
+  spec.kind = DriveSpec::Kind::kFixed;
+  spec.fixed = ParseFixedDevice(text);
+  spec.name = text;
+  spec.description = "reference device of the real-ZFS cross-check: latency + size / bandwidth per command";
+  spec.file = "(spelled in place)";
+  return spec;
+}
+
 }  // namespace
 
 const CatalogValue* DriveSpec::Find(std::string_view key) const {
@@ -393,6 +403,7 @@ std::vector<DriveSpec> CatalogDrives() {
 
 DriveSpec ResolveDrive(const std::string& name_or_path) {
   if (name_or_path.starts_with(kDisksimPrefix)) return ImportDisksim(name_or_path.substr(kDisksimPrefix.size()));
+  if (name_or_path.starts_with(kFixedDevicePrefix)) return FixedDrive(name_or_path);
   if (LooksLikePath(name_or_path)) return LoadDriveFile(name_or_path);
   const std::vector<std::string> names = CatalogNames();
   if (!std::binary_search(names.begin(), names.end(), name_or_path)) {
@@ -405,6 +416,7 @@ DriveSpec ResolveDrive(const std::string& name_or_path) {
 std::unique_ptr<Device> MakeDevice(Simulation* sim, const std::string& device_name, const DriveSpec& spec,
                                    QueuePolicy policy) {
   if (spec.kind == DriveSpec::Kind::kSsd) return std::make_unique<SsdDevice>(sim, device_name, spec.ssd);
+  if (spec.kind == DriveSpec::Kind::kFixed) return std::make_unique<FixedDevice>(sim, device_name, spec.fixed);
   return std::make_unique<HddDevice>(sim, device_name, spec.hdd, policy);
 }
 

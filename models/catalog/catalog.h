@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/device/device.h"
+#include "models/device/fixed_device.h"
 #include "models/device/hdd_params.h"
 #include "models/device/ssd_params.h"
 #include "sim/core/simulation.h"
@@ -32,13 +33,14 @@ struct CatalogValue {
 };
 
 struct DriveSpec {
-  enum class Kind { kHdd, kSsd };
+  enum class Kind { kHdd, kSsd, kFixed };
   Kind kind = Kind::kHdd;
   std::string name;
   std::string description;
   std::string file;  // where it was loaded from
   HddParams hdd;     // for kHdd
   SsdParams ssd;     // for kSsd
+  FixedDeviceParams fixed;  // for kFixed (the cross-check's reference device)
   std::vector<CatalogValue> values;  // the file's figures in a fixed order; empty for DiskSim drives
 
   // The figure named `key`, or nullptr.
@@ -48,8 +50,9 @@ struct DriveSpec {
 // Folder of the catalog's .toml files (compiled in as ZIOSIM_CATALOG_DIR).
 std::string CatalogDir();
 
-// A catalog name ("hgst-nas-4tb"), "disksim:PATH.parv" (a DiskSim drive spec), or
-// a path to a .toml drive file (anything with a '/' or ending in ".toml").
+// A catalog name ("hgst-nas-4tb"), "disksim:PATH.parv" (a DiskSim drive spec),
+// "fixed:latency=...,bandwidth=..." (the cross-check's reference device, fixed_device.h), or
+// a path to a .toml drive file (anything else with a '/' or ending in ".toml").
 // Throws InputError for an unknown name (listing the known ones) or a bad file.
 DriveSpec ResolveDrive(const std::string& name_or_path);
 
@@ -62,7 +65,7 @@ std::vector<DriveSpec> CatalogDrives();
 // The catalog's names, sorted.
 std::vector<std::string> CatalogNames();
 
-// An HddDevice or SsdDevice for `spec`; `policy` applies to HDDs (an SSD serves in arrival order).
+// An HddDevice, SsdDevice or FixedDevice for `spec`; `policy` applies to HDDs (an SSD serves in arrival order).
 std::unique_ptr<Device> MakeDevice(Simulation* sim, const std::string& device_name, const DriveSpec& spec,
                                    QueuePolicy policy);
 

@@ -8,7 +8,13 @@ namespace ziosim {
 LeafVdev::LeafVdev(PoolContext* ctx, std::string name, std::unique_ptr<Device> device)
     : Vdev(ctx, "disk", std::move(name)),
       device_(std::move(device)),
-      max_command_bytes_(ctx->tunables.Int("ziosim_max_device_io")) {
+      max_command_bytes_(ctx->tunables.Int("ziosim_max_device_io")),
+      cache_(ctx->tunables.Int("zfs_vdev_cache_size"), ctx->tunables.Int("zfs_vdev_cache_max"),
+             static_cast<int>(ctx->tunables.Int("zfs_vdev_cache_bshift"))),
+      // A fill is ZIO_PRIORITY_CACHE_FILL, valued as a sync read by the deadline scheduler; from
+      // the class scheduler on it is ZIO_PRIORITY_NOW, which vdev_queue_io files as an async read.
+      cache_fill_priority_(ctx->tunables.Choice("ziosim_vdev_scheduler") == "deadline" ? ZioPriority::kSyncRead
+                                                                                      : ZioPriority::kAsyncRead) {
   queue_ = MakeVdevQueue(ctx->tunables, device_->is_rotational(), this, &ctx->dirty_bytes);
   device_->set_listener(this);
 }
@@ -23,8 +29,13 @@ void LeafVdev::IoStart(Zio* zio) {
     Finish(zio);
     return;
   }
-  AccountDepths();
   zio->offset += kVdevLabelStartBytes;
+  if (ServedByCache(zio)) return;
+  Enqueue(zio);
+}
+
+void LeafVdev::Enqueue(Zio* zio) {
+  AccountDepths();
   zio->queued_ns = ctx_->sim->now();
   if (!zio->optional) {  // skip-sector pads count only as device bytes, when they go out
     ++stats_.zios;
@@ -32,6 +43,41 @@ void LeafVdev::IoStart(Zio* zio) {
   }
   queue_->Add(zio, ctx_->sim->now());
 }
+
+bool LeafVdev::ServedByCache(Zio* zio) {
+  int line = -1;
+  int64_t fill_offset = 0;
+  switch (cache_.Read(zio, ctx_->sim->now(), &line, &fill_offset)) {
+    case VdevCache::Action::kBypass:
+      return false;
+    case VdevCache::Action::kHit:
+      // The copy costs no I/O; the zio completes once the caller's IoStart has returned.
+      ctx_->sim->Schedule(ctx_->sim->now(), this, 0, reinterpret_cast<uint64_t>(zio));
+      return true;
+    case VdevCache::Action::kJoinFill:
+      return true;
+    case VdevCache::Action::kFill:
+      StartCacheFill(line, fill_offset);
+      return true;
+  }
+  return false;
+}
+
+// zio_vdev_delegated_io of the whole aligned line, DONT_CACHE, through the queue.
+void LeafVdev::StartCacheFill(int line, int64_t offset) {
+  Zio* fill = ctx_->arena.New();
+  fill->type = ZioType::kRead;
+  fill->priority = cache_fill_priority_;
+  fill->offset = offset;
+  fill->size = cache_.line_bytes();
+  fill->vdev = this;
+  fill->tag = static_cast<uint64_t>(line);
+  fill->cache_fill = true;
+  fill->created_ns = ctx_->sim->now();
+  Enqueue(fill);
+}
+
+void LeafVdev::OnEvent(uint32_t /*kind*/, uint64_t arg) { Finish(reinterpret_cast<Zio*>(arg)); }
 
 // A zio still waiting in the queue moves to the new class; an issued one
 // keeps its class (it holds that class's active slot).
@@ -79,16 +125,31 @@ void LeafVdev::FinishIssued(Zio* io) {
   queue_->Done(io, now);
   if (!io->is_aggregate()) {
     if (ctx_->observer != nullptr) ctx_->observer->OnLeafIoDone(*this, *io, *io, now);
-    Finish(io);
+    Complete(io);
     return;
   }
   for (Zio* z = io->agg_head; z != nullptr;) {
     Zio* next = z->agg_next;
     if (ctx_->observer != nullptr) ctx_->observer->OnLeafIoDone(*this, *z, *io, now);
-    Finish(z);
+    Complete(z);
     z = next;
   }
   ctx_->arena.Free(io);
+}
+
+void LeafVdev::Complete(Zio* z) {
+  if (z->type == ZioType::kWrite) cache_.Write(z->offset, z->size);
+  if (!z->cache_fill) {
+    Finish(z);
+    return;
+  }
+  Zio* waiter = cache_.FillDone(static_cast<int>(z->tag), ctx_->sim->now());
+  ctx_->arena.Free(z);
+  while (waiter != nullptr) {
+    Zio* next = waiter->cache_next;
+    Finish(waiter);
+    waiter = next;
+  }
 }
 
 void LeafVdev::AccountDepths() {
@@ -101,6 +162,7 @@ void LeafVdev::AccountDepths() {
 
 void LeafVdev::ResetStats() {
   stats_ = LeafStats{};
+  cache_.ResetStats();
   depth_since_ = ctx_->sim->now();
   queue_->ResetStats();
   device_->ResetStats(ctx_->sim->now());

@@ -3,7 +3,8 @@
 // the device. Below ZFS the platform splits commands larger than its limit
 // (FreeBSD <= 12: MAXPHYS = 128 KiB; Linux: max_sectors_kb), and the block
 // layer holds commands in FIFO order while the device's own queue (NCQ) is
-// full. Keeps the per-disk statistics `zpool iostat -v` and `gstat` show.
+// full. Metadata reads may be served by the leaf's vdev cache (vdev_cache.h)
+// before they reach the queue. Keeps the per-disk statistics `zpool iostat -v` and `gstat` show.
 #ifndef ZIOSIM_MODELS_VDEV_LEAF_VDEV_H_
 #define ZIOSIM_MODELS_VDEV_LEAF_VDEV_H_
 
@@ -13,6 +14,7 @@
 #include "models/device/device.h"
 #include "models/queue/vdev_queue.h"
 #include "models/vdev/vdev.h"
+#include "models/vdev/vdev_cache.h"
 
 namespace ziosim {
 
@@ -27,7 +29,7 @@ struct LeafStats {
   double active_ns_sum = 0;
 };
 
-class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener {
+class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener, public EventHandler {
  public:
   LeafVdev(PoolContext* ctx, std::string name, std::unique_ptr<Device> device);
 
@@ -44,6 +46,8 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener {
   void DropOptional(Zio* zio) override { ctx_->arena.Free(zio); }
   // DeviceListener
   void OnDeviceDone(const DeviceRequest& req, SimTime submitted, SimTime done) override;
+  // EventHandler: a vdev cache hit completes (after the read that found it has returned).
+  void OnEvent(uint32_t kind, uint64_t arg) override;
 
   void set_faulted(bool faulted) { faulted_ = faulted; }
   Device& device() { return *device_; }
@@ -51,18 +55,28 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener {
   const VdevQueue& queue() const { return *queue_; }
   VdevQueue& queue() { return *queue_; }
   const LeafStats& stats() const { return stats_; }
+  const VdevCache& cache() const { return cache_; }
   // Brings the time integrals up to now (call before reading mean depths).
   void SettleStats();
   // Starts every counter of this leaf, its queue and its device afresh.
   void ResetStats();
 
  private:
+  // Queues `zio` (label already added) for the device.
+  void Enqueue(Zio* zio);
+  // Gives `zio` to the vdev cache; false if it must go to the device itself.
+  bool ServedByCache(Zio* zio);
+  void StartCacheFill(int line, int64_t offset);
+  // `z` left the device: a cache fill hands its data to its waiters; a write updates the cache.
+  void Complete(Zio* z);
   void SubmitOrHold(const DeviceRequest& req);
   void FinishIssued(Zio* io);
   void AccountDepths();
 
   std::unique_ptr<Device> device_;
   std::unique_ptr<VdevQueue> queue_;
+  VdevCache cache_;
+  ZioPriority cache_fill_priority_;
   std::deque<DeviceRequest> held_;  // block layer: waiting for a free device tag
   int64_t max_command_bytes_;
   bool faulted_ = false;

@@ -7,6 +7,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/cli/settings.h"
+#include "sim/core/units.h"
 #include "sim/workload/fio_job.h"
 #include "sim/workload/workload.h"
 
@@ -39,7 +40,7 @@ void Print(const WorkloadRun& r) {
 
 void Run(Cli& c) {
   c.o.settings = ParseSettings(c.set);
-  c.o.duration_ns = ParseFioTime(c.duration, "--duration");
+  c.o.duration_ns = ParseDuration(c.duration, "--duration");
   const WorkloadRun r = RunWorkload(c.o);
   if (c.json) {
     std::cout << WorkloadToJson(r).dump(2) << "\n";

@@ -1,8 +1,11 @@
 #include "sim/core/units.h"
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "sim/core/status.h"
 
@@ -63,6 +66,12 @@ std::string_view StripTrailingZeros(std::string_view s) {
   return s;
 }
 
+std::string LowerCopy(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 }  // namespace
 
 int64_t ParseSize(std::string_view text, std::string_view field) {
@@ -115,6 +124,43 @@ int64_t ParsePositiveSize(std::string_view text, std::string_view field) {
   const int64_t bytes = ParseSize(text, field);
   if (bytes == 0) Fail(field, text, "is not a positive size");
   return bytes;
+}
+
+SimTime ParseDuration(std::string_view text, std::string_view field) {
+  const std::string what = std::string(field) + ": \"" + std::string(text) + "\" ";
+  const std::string_view digits = DigitRun(text, 0);
+  if (digits.empty() || digits.size() > 15) {
+    throw InputError(what + "is not a time: expected a whole number with an optional unit");
+  }
+  int64_t n = 0;
+  std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  const std::string unit = LowerCopy(text.substr(digits.size()));
+  static constexpr std::pair<std::string_view, SimTime> kUnits[] = {
+      {"", kNsPerSec},          {"s", kNsPerSec},        {"sec", kNsPerSec},     {"ns", 1},
+      {"nsec", 1},              {"us", kNsPerUs},        {"usec", kNsPerUs},     {"ms", kNsPerMs},
+      {"msec", kNsPerMs},       {"m", 60 * kNsPerSec},   {"min", 60 * kNsPerSec}, {"h", 3600 * kNsPerSec},
+      {"d", 86400 * kNsPerSec}};
+  for (const auto& [name, scale] : kUnits) {
+    if (unit != name) continue;
+    if (n > std::numeric_limits<SimTime>::max() / scale) throw InputError(what + "is too long to simulate");
+    return n * scale;
+  }
+  throw InputError(what + "has an unknown unit (ns, us, ms, s, m, h or d; seconds when omitted)");
+}
+
+double ParseRate(std::string_view text, std::string_view field) {
+  static constexpr std::pair<std::string_view, double> kUnits[] = {
+      {"b/s", 1},           {"kb/s", 1e3},           {"mb/s", 1e6},           {"gb/s", 1e9},
+      {"kib/s", 1024.0},    {"mib/s", 1048576.0},    {"gib/s", 1073741824.0}};
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const std::string unit = LowerCopy(text.substr(static_cast<size_t>(end - text.data())));
+  if (ec == std::errc() && std::isfinite(value) && value > 0 && !text.starts_with('+')) {
+    for (const auto& [name, scale] : kUnits) {
+      if (unit == name) return value * scale;
+    }
+  }
+  Fail(field, text, "is not a positive rate: expected a number and B/s, KB/s, MB/s, GB/s (10^3 steps) or KiB/s, MiB/s, GiB/s");
 }
 
 }  // namespace ziosim

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "sim/core/time.h"
+
 namespace ziosim {
 
 // Parses a size >= 0 in bytes. `field` names the option or key for the message
@@ -18,6 +20,15 @@ int64_t ParseSize(std::string_view text, std::string_view field);
 
 // As ParseSize, but zero is an error too.
 int64_t ParsePositiveSize(std::string_view text, std::string_view field);
+
+// A duration as fio writes it: a whole number with an optional unit (ns, us, ms, s,
+// m, h, d; seconds when omitted). Throws InputError naming `field`.
+SimTime ParseDuration(std::string_view text, std::string_view field);
+
+// A data rate in bytes per second: a number (fractions allowed) and a unit, B/s,
+// KB/s, MB/s, GB/s (decimal, as rates are reported everywhere here) or KiB/s,
+// MiB/s, GiB/s (binary). Must be positive and finite. Throws InputError naming `field`.
+double ParseRate(std::string_view text, std::string_view field);
 
 }  // namespace ziosim
 

@@ -61,7 +61,7 @@ bool BoolOf(const Value& v) {
 SimTime TimeOf(const Value& v) {
   v.RequireText();
   try {
-    return ParseFioTime(v.text, "field " + std::string(v.key));
+    return ParseDuration(v.text, "field " + std::string(v.key));
   } catch (const InputError& e) {
     throw InputError(v.file, v.line, e.what());
   }
@@ -236,27 +236,6 @@ std::string_view FioEngineName(FioEngine engine) {
     case FioEngine::kPosixaio: return "posixaio";
   }
   return "?";
-}
-
-SimTime ParseFioTime(std::string_view text, std::string_view field) {
-  const std::string what = std::string(field) + ": \"" + std::string(text) + "\" ";
-  size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
-  if (digits == 0 || digits > 15) {
-    throw InputError(what + "is not a time: expected a whole number with an optional unit");
-  }
-  const int64_t n = std::stoll(std::string(text.substr(0, digits)));
-  const std::string unit = Lower(text.substr(digits));
-  static constexpr std::pair<std::string_view, SimTime> kUnits[] = {
-      {"", kNsPerSec},         {"s", kNsPerSec},          {"sec", kNsPerSec},       {"us", kNsPerUs},
-      {"usec", kNsPerUs},      {"ms", kNsPerMs},          {"msec", kNsPerMs},       {"m", 60 * kNsPerSec},
-      {"min", 60 * kNsPerSec}, {"h", 3600 * kNsPerSec},   {"d", 86400 * kNsPerSec}};
-  for (const auto& [name, scale] : kUnits) {
-    if (unit != name) continue;
-    if (n > std::numeric_limits<SimTime>::max() / scale) throw InputError(what + "is too long to simulate");
-    return n * scale;
-  }
-  throw InputError(what + "has an unknown unit (us, ms, s, m, h or d; seconds when omitted)");
 }
 
 FioJobFile ParseFioJobs(std::string_view text, const std::string& file_name) {

@@ -71,9 +71,6 @@ struct FioJobFile {
 FioJobFile ParseFioJobs(std::string_view text, const std::string& file_name);
 // Reads and parses a job file; InputError if it cannot be read.
 FioJobFile LoadFioJobFile(const std::string& path);
-// fio's time values: a number with an optional unit (us, ms, s, m, h, d; seconds when
-// omitted). Throws InputError naming `field`.
-SimTime ParseFioTime(std::string_view text, std::string_view field);
 
 }  // namespace ziosim
 

@@ -40,7 +40,7 @@ NfsFront ParseNfsFront(const std::string& text) {
     } else if (key == "unstable" && eq == std::string::npos) {
       nfs.unstable = true;
     } else if (key == "latency" && !value.empty()) {
-      nfs.latency_ns = ParseFioTime(value, field);
+      nfs.latency_ns = ParseDuration(value, field);
     } else if (key == "bw" && !value.empty()) {
       nfs.bandwidth_bytes_s = ParsePositiveSize(value, field);
     } else if (key == "rsize" && !value.empty()) {

@@ -43,8 +43,10 @@
 //  * L1 indirect blocks: 2^(ibs-7) pointers; psize 4 KiB at ibs 17 (a 128 KiB
 //    block of block pointers compresses to a few KiB), the sector at ibs < 17;
 //    two DVAs. A file of one block has no L1 (its pointer is in the dnode).
-//    Each txg writes the L1s that cover the file's dirty blocks after those
-//    blocks; the copy of an earlier txg is freed kTxgDefer txgs later. L2+
+//    Each txg writes every L1 that covers dirty blocks of the file right after
+//    the last of them (an L1 is allocated once its children are ready), so the
+//    L1s lie between the data, one per span of 2^(ibs-7) records, as zdb shows
+//    on a real pool; the copy of an earlier txg is freed kTxgDefer txgs later. L2+
 //    indirect blocks, dnode blocks and the objset/MOS are not allocated.
 //  * fragmented:PCT: each metaslab holds old data in alternating used/free runs;
 //    free runs are log-uniform in [64 KiB, 4 MiB], used runs are drawn the same
@@ -614,6 +616,7 @@ std::vector<FileLayout> AllocateFiles(const Pool& pool, const std::vector<FileSp
   std::vector<Dva> placed;
   auto write_run = [&](FileWork& w, int64_t lo, int64_t hi, int64_t txg) {
     FileLayout& fl = out[w.index];
+    int64_t next_l1 = lo / ptrs;  // the next L1 of this run to be written
     for (int64_t start = lo; start < hi; start += window) {
       const int64_t end = std::min(hi, start + window);
       order.clear();
@@ -631,11 +634,16 @@ std::vector<FileLayout> AllocateFiles(const Pool& pool, const std::vector<FileSp
         const int64_t psize = b == w.nblocks - 1 ? w.psize_last : w.psize_full;
         w.l0.Add(fl, b, ToPointer(d, nullptr, psize), d.asize, 0);
       }
+      // An L1's write is allocated once its dirty children of this txg are
+      // (the parent zio's DVA_ALLOCATE waits for its children to be ready), so
+      // it lands right behind the last of them, while the next L1's children
+      // are still being written: between the data, one per L1 span.
+      while (!sendrecv && !w.l1a.empty() && next_l1 <= (hi - 1) / ptrs && std::min(hi, (next_l1 + 1) * ptrs) <= end) {
+        write_l1(w, next_l1++, txg);
+      }
     }
     if (w.l1a.empty()) return;
-    if (!sendrecv) {
-      for (int64_t j = lo / ptrs; j <= (hi - 1) / ptrs; ++j) write_l1(w, j, txg);
-    } else if (hi == w.nblocks) {
+    if (sendrecv && hi == w.nblocks) {
       for (int64_t j = 0; j < static_cast<int64_t>(w.l1a.size()); ++j) write_l1(w, j, txg);
     }
   };

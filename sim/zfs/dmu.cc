@@ -245,7 +245,7 @@ void Dmu::IssueBlock(uint64_t key, InFlight& f) {
     f.from_l2 = false;  // cache device saturated: read the pool instead
   }
   const BlockPointer bp = map_->Locate(FileOf(key), LevelOf(key), BlkidOf(key));
-  f.zio = pool_->Read(bp.top, bp.offset, bp.psize, f.priority, this, key);
+  f.zio = pool_->Read(bp.top, bp.offset, bp.psize, f.priority, this, key, LevelOf(key) > 0);
 }
 
 void Dmu::OnZioDone(Zio* zio) {

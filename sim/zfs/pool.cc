@@ -59,8 +59,9 @@ int64_t Pool::BlockAsize(int top, int64_t psize) const {
 }
 
 Zio* Pool::StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPriority priority,
-                     ZioDoneListener* listener, uint64_t tag) {
+                     ZioDoneListener* listener, uint64_t tag, bool metadata) {
   Zio* z = ctx_.arena.New();
+  z->metadata = metadata;
   z->type = type;
   z->priority = priority;
   z->offset = offset;
@@ -75,13 +76,13 @@ Zio* Pool::StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPri
 }
 
 Zio* Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
-                uint64_t tag) {
-  return StartRoot(ZioType::kRead, top, offset, size, priority, listener, tag);
+                uint64_t tag, bool metadata) {
+  return StartRoot(ZioType::kRead, top, offset, size, priority, listener, tag, metadata);
 }
 
 Zio* Pool::Write(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
                  uint64_t tag) {
-  return StartRoot(ZioType::kWrite, top, offset, size, priority, listener, tag);
+  return StartRoot(ZioType::kWrite, top, offset, size, priority, listener, tag, false);
 }
 
 Zio* Pool::WriteLabel(size_t leaf, int64_t phys_offset, int64_t size, ZioPriority priority,

@@ -47,8 +47,9 @@ class Pool {
   // Starts reading `size` bytes at `offset` of top-level vdev `top`; `listener`
   // hears when the whole block is in.
   // Returns the root zio, valid until `listener` hears it is done.
+  // `metadata`: an indirect block, which the vdev cache may take.
   Zio* Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
-            uint64_t tag);
+            uint64_t tag, bool metadata = false);
   // Starts writing `size` bytes at `offset` of top-level vdev `top` (space the
   // caller allocated: BlockAsize bytes there); as zio_write's vdev stage: a
   // mirror writes every child, RAID-Z every column (parity, data, optional
@@ -73,7 +74,7 @@ class Pool {
   std::unique_ptr<Vdev> BuildTop(const PoolSpecVdev& v, int top_index);
   std::unique_ptr<LeafVdev> BuildLeaf(const std::string& drive, int top_index);
   Zio* StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPriority priority,
-                 ZioDoneListener* listener, uint64_t tag);
+                 ZioDoneListener* listener, uint64_t tag, bool metadata);
 
   PoolContext ctx_;
   PoolSpec spec_;

@@ -33,6 +33,10 @@ DiskReport ReportOne(const Pool& pool, size_t i, SimTime elapsed_ns) {
   r.mean_queued = elapsed > 0 ? l.queued_ns_sum / elapsed : 0;
   const uint64_t commands = d.reads() + d.writes();
   r.mean_service_ms = commands > 0 ? NsToMs(d.total_service_ns()) / static_cast<double>(commands) : 0;
+  const VdevCacheStats& vc = leaf.cache().stats();
+  r.vdev_cache_hits = vc.hits;
+  r.vdev_cache_delegations = vc.delegations;
+  r.vdev_cache_misses = vc.misses;
   for (int k = 0; k < Log2Histogram::kBuckets; ++k) r.seek_log2_cylinders[k] = d.seek_cylinders().bucket(k);
   if (const auto* m = dynamic_cast<const MirrorVdev*>(leaf.parent())) {
     for (size_t c = 0; c < m->children().size(); ++c) {
@@ -61,7 +65,9 @@ nlohmann::json DisksToJson(const std::vector<DiskReport>& disks) {
                    {"zios", r.zios}, {"aggregated", r.aggregated}, {"aggregated_zios", r.aggregated_zios},
                    {"gap_bytes", r.gap_bytes}, {"split", r.split}, {"mean_active", r.mean_active},
                    {"mean_queued", r.mean_queued}, {"mean_service_ms", r.mean_service_ms},
-                   {"mirror_chosen", r.mirror_chosen},
+                   {"mirror_chosen", r.mirror_chosen}, {"vdev_cache_hits", r.vdev_cache_hits},
+                   {"vdev_cache_delegations", r.vdev_cache_delegations},
+                   {"vdev_cache_misses", r.vdev_cache_misses},
                    {"seek_log2_cylinders", std::vector<uint64_t>(r.seek_log2_cylinders.begin(),
                                                                  r.seek_log2_cylinders.begin() + last)}});
   }

@@ -34,6 +34,10 @@ struct DiskReport {
   double mean_service_ms = 0; // device service time per command
   std::array<uint64_t, Log2Histogram::kBuckets> seek_log2_cylinders{};  // bucket k: [2^k, 2^(k+1))
   uint64_t mirror_chosen = 0; // reads a mirror assigned to this child
+  // The vdev cache (vdev_cache.h; zero where zfs_vdev_cache_size is 0).
+  uint64_t vdev_cache_hits = 0;
+  uint64_t vdev_cache_delegations = 0;
+  uint64_t vdev_cache_misses = 0;
 };
 
 // Reads the per-disk figures of `pool` over a run of `elapsed_ns` (call Pool::SettleStats first).

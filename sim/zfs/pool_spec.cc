@@ -32,7 +32,7 @@ bool IsUnsupported(std::string_view t) {
 }
 
 bool LooksLikeFile(std::string_view s) {
-  return s.starts_with("disksim:") || s.find('/') != std::string_view::npos ||
+  return s.starts_with("disksim:") || s.starts_with("fixed:") || s.find('/') != std::string_view::npos ||
          (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
 }
 

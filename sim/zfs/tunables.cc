@@ -107,6 +107,15 @@ constexpr TunableDef kTable[] = {
      .max = kSpaMaxBlockSize, .doc = "reads are aggregated across holes up to this size (the hole is read too)"},
     {.name = "zfs_vdev_write_gap_limit", .kind = K::kBytes, .unit = "bytes", .fallback = "4K", .min = 0,
      .max = kSpaMaxBlockSize, .doc = "writes: an optional pad write may close a gap up to this size"},
+    // ---- The vdev cache (vdev_cache.c, reference section 5.6) ----
+    {.name = "zfs_vdev_cache_size", .kind = K::kBytes, .unit = "bytes", .fallback = "0", .min = 0,
+     .max = int64_t{1} << 40,
+     .doc = "vdev cache per leaf: metadata reads become whole-line reads; 10M until illumos 175 / ZoL "
+            "2cc6c8db12 (2011), 0 after; removed in 2.2"},
+    {.name = "zfs_vdev_cache_max", .kind = K::kBytes, .unit = "bytes", .fallback = "16K", .min = 0,
+     .max = kSpaMaxBlockSize, .doc = "vdev cache: largest read that is inflated to a line"},
+    {.name = "zfs_vdev_cache_bshift", .kind = K::kInt, .unit = "log2 bytes", .fallback = "16", .min = 9,
+     .max = 24, .doc = "vdev cache: line size is 2^bshift bytes (64 KiB)"},
     {.name = "ziosim_vdev_aggregate_sync_reads", .kind = K::kBool, .unit = "", .fallback = "true",
      .doc = "class: demand (sync) reads can be aggregated; false in the original 4045 scheduler (until 5313)"},
     {.name = "ziosim_vdev_aggregate_cross_class", .kind = K::kBool, .unit = "", .fallback = "true",

@@ -60,6 +60,12 @@ struct Zio {
   // only inside an aggregate, where it fills the hole between two writes;
   // dropped when the queue would issue it alone. Nobody waits for it.
   bool optional = false;
+  // Metadata (an indirect block): the vdev cache may take it. File data is
+  // ZIO_FLAG_DONT_CACHE (arc_read), and so are fills and aggregates.
+  bool metadata = false;
+  // A vdev cache fill (tag: its line); the leaf hands its completion to the cache.
+  bool cache_fill = false;
+  Zio* cache_next = nullptr;  // next zio waiting for the same vdev cache fill
 
   // Leaf-queue bookkeeping.
   SimTime queued_ns = 0;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/core/status.h"
+#include "sim/core/units.h"
 
 namespace ziosim {
 namespace {
@@ -90,9 +91,9 @@ TEST(FioJobTest, SizesAreBinaryAndTimesDefaultToSeconds) {
   EXPECT_EQ(j.filesize_bytes, 3072);
   EXPECT_EQ(j.runtime_ns, 120 * kNsPerSec);
   EXPECT_EQ(j.ramp_time_ns, 1500 * kNsPerMs);
-  EXPECT_EQ(ParseFioTime("3", "x"), 3 * kNsPerSec);
-  EXPECT_EQ(ParseFioTime("250us", "x"), 250 * kNsPerUs);
-  EXPECT_EQ(ParseFioTime("1h", "x"), 3600 * kNsPerSec);
+  EXPECT_EQ(ParseDuration("3", "x"), 3 * kNsPerSec);
+  EXPECT_EQ(ParseDuration("250us", "x"), 250 * kNsPerUs);
+  EXPECT_EQ(ParseDuration("1h", "x"), 3600 * kNsPerSec);
   const FioJob pct = Parse("[j]\nsize=25%\n").jobs[0];
   EXPECT_EQ(pct.size_pct, 25.0);
   EXPECT_EQ(pct.size_bytes, 0);
@@ -139,7 +140,7 @@ TEST(FioJobTest, EachErrorNamesFileLineAndField) {
   EXPECT_EQ(ErrorOf("[j]\ndirect=2\n"), "t.fio:2: field direct: \"2\" is not 0 or 1");
   EXPECT_EQ(ErrorOf("[j]\nbs\n"), "t.fio:2: field bs: needs a value");
   EXPECT_EQ(ErrorOf("[j]\nruntime=5x\n"),
-            "t.fio:2: field runtime: \"5x\" has an unknown unit (us, ms, s, m, h or d; seconds when omitted)");
+            "t.fio:2: field runtime: \"5x\" has an unknown unit (ns, us, ms, s, m, h or d; seconds when omitted)");
   EXPECT_EQ(ErrorOf("[j]\nsize=150%\n"), "t.fio:2: field size: \"150%\" is not a percentage in (0, 100]");
   EXPECT_EQ(ErrorOf("[j]\nfilename=a:b\n"),
             "t.fio:2: field filename: several files (a:b) are not supported: use nrfiles");

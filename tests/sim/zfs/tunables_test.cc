@@ -179,7 +179,7 @@ TEST(TunablesTest, ValuesDescribeTheRange) {
 
 // Numbers in names compare as numbers.
 const std::vector<std::string> kProfiles = {"freebsd-8.2", "freebsd-9",   "freebsd-9.0",        "freebsd-10",
-                                            "freebsd-11",  "freebsd-12",  "openzfs-2.1",        "openzfs-2.2",
+                                            "freebsd-11",  "freebsd-12",  "onnv-134",           "openzfs-2.1",        "openzfs-2.2",
                                             "solaris-11-express", "zol-0.6.1", "zol-0.6.2", "zol-0.6.5",
                                             "zol-0.7",     "zol-0.8"};
 
@@ -302,7 +302,7 @@ TEST(EraProfilesTest, SettingsKeepFileOrder) {
 TEST(EraProfilesTest, UnknownProfileListsTheKnownOnes) {
   const std::string err = ErrorOf([] { ProfileTunables("freebsd-13"); });
   EXPECT_EQ(err.rfind("unknown profile \"freebsd-13\"; did you mean freebsd-10, freebsd-11 or freebsd-12?; known "
-                      "profiles: freebsd-8.2, freebsd-9, freebsd-9.0, freebsd-10, freebsd-11, freebsd-12, openzfs-2.1",
+                      "profiles: freebsd-8.2, freebsd-9, freebsd-9.0, freebsd-10, freebsd-11, freebsd-12, onnv-134",
                       0),
             0u)
       << err;
