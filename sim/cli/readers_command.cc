@@ -22,7 +22,7 @@ struct Cli {
   int ashift = 12;
   std::vector<std::string> set;
   uint64_t seed = 1;
-  std::string plot;
+  std::string plot, io_log, read_offset = "0", read_bytes = "0";
 };
 
 void Run(const Cli& c) {
@@ -34,6 +34,9 @@ void Run(const Cli& c) {
   o.same_file = c.same_file;
   o.random = c.random;
   o.warm = c.warm;
+  o.read_offset = ParseSize(c.read_offset, "--read-offset");
+  o.read_bytes = ParseSize(c.read_bytes, "--read-bytes");
+  o.io_log_path = c.io_log;
   const std::vector<ReadersRun> runs = RunReaders(o);
   PrintReaders(o, runs, c.json);
   if (!c.plot.empty()) PlotResult("readers", ReadersJson(o, runs), c.plot);
@@ -53,6 +56,11 @@ void AddReadersCommand(CLI::App& app) {
   cmd->add_flag("--sparse", c->sparse, "Files are truncated, never written: every block a hole");
   cmd->add_flag("--same-file", c->same_file, "All readers read one file");
   cmd->add_flag("--random", c->random, "Read at random bs-aligned offsets");
+  cmd->add_option("--read-offset", c->read_offset, "Each reader starts at this byte of its file (dd skip=)")
+      ->capture_default_str();
+  cmd->add_option("--read-bytes", c->read_bytes, "Each reader reads this many bytes (dd count=); 0: to the end")
+      ->capture_default_str();
+  cmd->add_option("--io-log", c->io_log, "Write every leaf I/O of the last run to this CSV file");
   cmd->add_option("--profile", c->profile, "Era profile (see `ziosim profiles`)")->capture_default_str();
   cmd->add_option("--set", c->set, "Tunable NAME=VALUE (repeatable)");
   cmd->add_option("--layout", c->layout, "On-disk layout: sequential, writers:N, shuffle:K, fragmented:PCT, sendrecv")

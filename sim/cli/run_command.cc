@@ -94,7 +94,8 @@ void Run(const std::string& path, bool json, bool check_only) {
   cfg.CheckTables({"pool", "tunables", "dataset", "workload"});
   cfg.CheckKeys("pool", {"spec", "ashift", "profile", "layout"});
   cfg.CheckKeys("dataset", {"recordsize", "compression", "primarycache", "arc_max", "l2arc"});
-  cfg.CheckKeys("workload", {"kind", "readers", "bs", "file_size", "sparse", "same_file", "random", "warm", "seed"});
+  cfg.CheckKeys("workload", {"kind", "readers", "bs", "file_size", "sparse", "same_file", "random", "warm", "seed",
+                              "read_offset", "read_bytes"});
   ReadersOptions o;
   cfg.Get("pool", "spec", &o.pool);
   if (o.pool.empty()) throw InputError(path + ": pool.spec: missing (the pool in zpool syntax)");
@@ -117,6 +118,8 @@ void Run(const std::string& path, bool json, bool check_only) {
   cfg.Get("workload", "same_file", &o.same_file);
   cfg.Get("workload", "random", &o.random);
   cfg.Get("workload", "warm", &o.warm);
+  cfg.GetSize("workload", "read_offset", &o.read_offset);
+  cfg.GetSize("workload", "read_bytes", &o.read_bytes);
   int64_t seed = 1;
   cfg.Get("workload", "seed", &seed);
   o.seed = static_cast<uint64_t>(seed);

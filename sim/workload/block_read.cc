@@ -9,47 +9,13 @@
 #include "sim/core/status.h"
 #include "sim/stats/demerit.h"
 #include "sim/stats/run_check.h"
+#include "sim/workload/io_log.h"
 
 namespace ziosim {
 
 namespace {
 
 constexpr int64_t kMetaslabAliquotBytes = 512 << 10;  // metaslab_aliquot, OpenZFS <= 2.1
-
-// Writes one CSV line per zio completed on a leaf.
-class IoLog : public LeafIoObserver {
- public:
-  explicit IoLog(const std::string& path) : path_(path), tmp_(path + ".tmp") {
-    file_ = std::fopen(tmp_.c_str(), "w");
-    if (file_ == nullptr) throw InputError(path + ": cannot write the I/O log");
-    std::fputs("queued_ns,issued_ns,done_ns,disk,offset,size,class,issued_offset,issued_size,mirror_child,mirror_reason\n",
-               file_);
-  }
-  ~IoLog() override {
-    if (file_ != nullptr) {
-      std::fclose(file_);
-      std::remove(tmp_.c_str());
-    }
-  }
-  void OnLeafIoDone(const LeafVdev& leaf, const Zio& z, const Zio& issued, SimTime now) override {
-    static const char* kReason[] = {"", "policy", "only_readable", "fallback"};
-    std::fprintf(file_, "%lld,%lld,%lld,%s,%lld,%lld,%s,%lld,%lld,%d,%s\n", static_cast<long long>(z.queued_ns),
-                 static_cast<long long>(issued.issued_ns), static_cast<long long>(now), leaf.name().c_str(),
-                 static_cast<long long>(z.offset), static_cast<long long>(z.size), ZioPriorityName(z.priority),
-                 static_cast<long long>(issued.offset), static_cast<long long>(issued.size), z.mirror_child,
-                 kReason[static_cast<int>(z.mirror_reason)]);
-  }
-  // Moves the finished log into place (nothing half-written on error).
-  void Commit() {
-    std::fclose(file_);
-    file_ = nullptr;
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0) throw InputError(path_ + ": cannot write the I/O log");
-  }
-
- private:
-  std::string path_, tmp_;
-  std::FILE* file_ = nullptr;
-};
 
 // Keeps `depth` block reads in flight until `count` are done; samples intervals.
 class Reader : public ZioDoneListener, public EventHandler {

@@ -9,20 +9,27 @@
 #include "sim/core/random.h"
 #include "sim/core/status.h"
 #include "sim/stats/run_check.h"
+#include "sim/workload/io_log.h"
 #include "sim/zfs/allocator.h"
 
 namespace ziosim {
 
 namespace {
 
-// One `dd`: read() after read() until its bytes are done; a random reader
-// picks bs-aligned offsets uniformly from its own random stream.
+// The bytes of a file one reader reads: [first, first + bytes).
+struct ReadRange {
+  int64_t first = 0;
+  int64_t bytes = 0;
+};
+
+// One `dd` (with skip= and count=): read() after read() over its range until
+// the range is done; a random reader picks bs-aligned offsets of the range
+// uniformly from its own random stream.
 class Reader : public ReadCaller {
  public:
-  Reader(Dmu* dmu, Simulation* sim, int index, int file, int64_t file_size, int64_t bs, bool random,
-         uint64_t seed)
-      : dmu_(dmu), sim_(sim), index_(index), file_(file), file_size_(file_size), bs_(bs), random_(random),
-        rng_(seed, "reader" + std::to_string(index)) {}
+  Reader(Dmu* dmu, Simulation* sim, int index, int file, ReadRange range, int64_t bs, bool random, uint64_t seed)
+      : dmu_(dmu), sim_(sim), index_(index), file_(file), first_(range.first), file_size_(range.bytes), bs_(bs),
+        random_(random), rng_(seed, "reader" + std::to_string(index)) {}
 
   void Start() {
     start_ns_ = sim_->now();
@@ -54,13 +61,14 @@ class Reader : public ReadCaller {
     const int64_t length = std::min(bs_, file_size_ - offset);
     ++calls_;
     asked_bytes_ += length;
-    dmu_->Read(file_, offset, length, this, static_cast<uint64_t>(index_));
+    dmu_->Read(file_, first_ + offset, length, this, static_cast<uint64_t>(index_));
   }
 
   Dmu* dmu_;
   Simulation* sim_;
   int index_, file_;
-  int64_t file_size_, bs_;
+  int64_t first_;
+  int64_t file_size_, bs_;  // file_size_: the bytes of the range
   bool random_;
   RandomStream rng_;
   int64_t done_bytes_ = 0;
@@ -81,6 +89,17 @@ void CheckOptions(const ReadersOptions& o) {
   }
   if (!(o.compression >= 1.0) || o.compression > 100) throw InputError("--compression: ratio must be from 1 to 100");
   if (o.arc_max < 0) throw InputError("--arc-max: must not be negative");
+  if (o.read_offset < 0 || o.read_offset >= o.file_size) {
+    throw InputError("--read-offset: " + std::to_string(o.read_offset) + " is not inside the file (--file-size " +
+                     std::to_string(o.file_size) + ")");
+  }
+  if (o.read_bytes < 0 || o.read_bytes > o.file_size - o.read_offset) {
+    throw InputError("--read-bytes: " + std::to_string(o.read_bytes) + " reaches past the end of the file");
+  }
+}
+
+ReadRange RangeOf(const ReadersOptions& o) {
+  return {o.read_offset, o.read_bytes > 0 ? o.read_bytes : o.file_size - o.read_offset};
 }
 
 Tunables RunTunables(const ReadersOptions& o) {
@@ -94,7 +113,7 @@ Tunables RunTunables(const ReadersOptions& o) {
 void Warm(Dmu& dmu, Simulation& sim, int files, int64_t file_size, int64_t bs, uint64_t seed) {
   std::vector<std::unique_ptr<Reader>> warmers;
   for (int f = 0; f < files; ++f) {
-    warmers.push_back(std::make_unique<Reader>(&dmu, &sim, 1000 + f, f, file_size, bs, false, seed));
+    warmers.push_back(std::make_unique<Reader>(&dmu, &sim, 1000 + f, f, ReadRange{0, file_size}, bs, false, seed));
     warmers.back()->Start();
   }
   while (std::any_of(warmers.begin(), warmers.end(), [](auto& w) { return !w->finished(); }) && sim.Step()) {
@@ -102,7 +121,8 @@ void Warm(Dmu& dmu, Simulation& sim, int files, int64_t file_size, int64_t bs, u
 }
 
 // `given`: the files' layouts (one per file the run reads), else AllocateFiles's.
-ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>* given) {
+// `io_log`: every leaf I/O of the measured pass, if set.
+ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>* given, IoLog* io_log) {
   Simulation sim;
   Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
   const int files = o.same_file ? 1 : n;
@@ -124,10 +144,11 @@ ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>
   }
   const SimTime start = sim.now();
   const SimTime cpu_before = dmu.cpu().busy_ns();
+  pool.set_observer(io_log);
 
   std::vector<std::unique_ptr<Reader>> readers;
   for (int i = 0; i < n; ++i) {
-    readers.push_back(std::make_unique<Reader>(&dmu, &sim, i, o.same_file ? 0 : i, o.file_size, o.bs, o.random, o.seed));
+    readers.push_back(std::make_unique<Reader>(&dmu, &sim, i, o.same_file ? 0 : i, RangeOf(o), o.bs, o.random, o.seed));
   }
   for (auto& r : readers) r->Start();
   while (std::any_of(readers.begin(), readers.end(), [](auto& r) { return !r->finished(); }) && sim.Step()) {
@@ -162,6 +183,7 @@ ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>
   }
   CheckPoolQuiescent(pool, sim.now() - start);
   if (cache != nullptr) CheckDeviceAccounting(*cache, sim.now());
+  pool.set_observer(nullptr);
   return run;
 }
 
@@ -186,7 +208,13 @@ void CheckReadersOptions(const ReadersOptions& o) {
 std::vector<ReadersRun> RunReaders(const ReadersOptions& o) {
   CheckReadersOptions(o);
   std::vector<ReadersRun> runs;
-  for (int n : o.readers) runs.push_back(RunOnce(o, n, nullptr));
+  std::unique_ptr<IoLog> log;
+  if (!o.io_log_path.empty()) log = std::make_unique<IoLog>(o.io_log_path);
+  for (size_t i = 0; i < o.readers.size(); ++i) {
+    // The log holds the last run's I/O (a sweep's other runs would only interleave with it).
+    runs.push_back(RunOnce(o, o.readers[i], nullptr, i + 1 == o.readers.size() ? log.get() : nullptr));
+  }
+  if (log) log->Commit();
   return runs;
 }
 
@@ -195,7 +223,7 @@ ReadersRun RunReadersOnLayouts(const ReadersOptions& o, int n, const std::vector
   if (static_cast<int>(layouts.size()) != (o.same_file ? 1 : n)) {
     throw std::invalid_argument("RunReadersOnLayouts: one layout per file read is needed");
   }
-  return RunOnce(o, n, &layouts);
+  return RunOnce(o, n, &layouts, nullptr);
 }
 
 }  // namespace ziosim

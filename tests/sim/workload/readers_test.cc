@@ -135,3 +135,53 @@ TEST(ReadersTest, DemandReadsPromoteWaitedOnPrefetchFromZol08) {
 
 }  // namespace
 }  // namespace ziosim
+
+namespace ziosim {
+namespace {
+
+// dd skip= count=: a reader reads only its range, and a range past the end is refused.
+TEST(ReadersRangeTest, ReadsOnlyTheRange) {
+  ReadersOptions o = Base();
+  o.read_offset = 4 << 20;
+  o.read_bytes = 8 << 20;
+  const ReadersRun r = RunReaders(o)[0];
+  EXPECT_EQ(r.app_bytes_read, 8 << 20);
+  o.read_bytes = o.file_size;
+  EXPECT_THROW(RunReaders(o), InputError);
+  o.read_bytes = 0;
+  o.read_offset = o.file_size;
+  EXPECT_THROW(RunReaders(o), InputError);
+}
+
+// Prefetch run-ahead past a partial read is the prefetcher's, not the device's:
+// the old zfetch (cap doubling to 256 blocks) and the 2015 one (8 MiB
+// zfetch_max_distance) issue the same blocks on a 4 ms disk and on a 20 us one.
+// Only 2.2's distance adapts, and only upwards: a reader that catches up with
+// its prefetch (late prefetches) grows it past zfetch_min_distance.
+TEST(ReadersRangeTest, RunAheadPastAPartialReadDoesNotDependOnTheDevice) {
+  ReadersOptions o = Base();
+  o.file_size = 512 << 20;
+  o.read_bytes = 16 << 20;
+  o.bs = 128 << 10;
+  const auto prefetched = [&](const std::string& profile, const std::string& device) {
+    o.profile = profile;
+    o.pool = "mirror 2x" + device;
+    return RunReaders(o)[0].dmu.prefetch_reads;
+  };
+  const std::string slow = "fixed:latency=4ms,bandwidth=150MB/s,capacity=4G";
+  const std::string fast = "fixed:latency=20us,bandwidth=3000MB/s,capacity=4G,rotational=no";
+  const uint64_t old_slow = prefetched("onnv-134", slow);
+  EXPECT_EQ(prefetched("onnv-134", fast), old_slow);
+  // 128 accesses: the stream keeps 257-512 blocks ahead (reference 5.1).
+  EXPECT_GE(old_slow, 128u + 257u);
+  EXPECT_LE(old_slow, 128u + 512u);
+  const uint64_t rewrite = prefetched("openzfs-2.1", slow);
+  EXPECT_EQ(prefetched("openzfs-2.1", fast), rewrite);
+  // The stream starts at block 1 (block 0 is ignored) and hits from block 2,
+  // so blocks 3 .. 191 are prefetched: up to 8 MiB (64 records) past block 127.
+  EXPECT_EQ(rewrite, (128u + 64u) - 3u);
+  EXPECT_GE(prefetched("openzfs-2.2", fast) * (128 << 10), uint64_t{16 + 4} << 20);
+}
+
+}  // namespace
+}  // namespace ziosim
