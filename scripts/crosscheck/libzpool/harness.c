@@ -838,8 +838,17 @@ main(int argc, char **argv)
 	unlink(cachefile);
 	spa_config_path = cachefile;
 	zfs_flags = 0;
-	if (zo.arc_max != 0)
+	if (zo.arc_max != 0) {
+		/*
+		 * Userland arc_init() sets arc_c_min = arc_c_max / 2 (of the
+		 * default max) and arc_tuning_update() ignores a zfs_arc_max
+		 * that is not above arc_c_min, so a small --arc-max alone is
+		 * silently ignored.  Lower the minimum with it (same 1/2 ratio,
+		 * at least 32 MiB); --tunable zfs_arc_min overrides this.
+		 */
 		zfs_arc_max = zo.arc_max;
+		zfs_arc_min = MAX(zo.arc_max / 2, 2ULL << SPA_MAXBLOCKSHIFT);
+	}
 	zh_apply_tunables();
 
 	/* ---- create */
@@ -1116,7 +1125,10 @@ main(int argc, char **argv)
 	    c1.arc_##f - c0.arc_##f); firstk = 0;
 	ZH_ARC_FIELDS(ZH_PRINT)
 #undef ZH_PRINT
-	printf("}");
+	printf(",\"c_min\":%" PRIu64 ",\"c_max\":%" PRIu64 ",\"size_after\":%"
+	    PRIu64 "}", arc_stats.arcstat_c_min.value.ui64,
+	    arc_stats.arcstat_c_max.value.ui64,
+	    (uint64_t)aggsum_value(&arc_sums.arcstat_size));
 	if (zo.dump_blocks) {
 		printf(",\"blocks\":[");
 		int first = 1;

@@ -458,3 +458,12 @@ leafemu_logged(void)
 {
 	return ((long)le_log_n);
 }
+
+/* Validate LEAFEMU_DEVICE at load time, not only after the write phase. */
+__attribute__((constructor))
+static void
+le_check_env(void)
+{
+	le_parse_device();
+	le_emulate = 0;
+}

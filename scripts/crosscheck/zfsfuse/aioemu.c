@@ -20,6 +20,10 @@
  *
  * Environment:
  *   LEAFEMU_LEAVES   "path0:path1:..."   leaf files (index = position)
+ *   LEAFEMU_EXE      optional: activate only in the process whose executable
+ *                    has this base name (the seccomp filter is inherited by
+ *                    children and across exec, so it must not be installed
+ *                    in a wrapper such as nice)
  *   LEAFEMU_DEVICE   "fixed:latency=4ms,bandwidth=150MB/s,lanes=1"
  *   LEAFEMU_LOG      CSV written at the end of each phase
  *   LEAFEMU_CONTROL  control file, polled every millisecond by a thread:
@@ -105,6 +109,8 @@ static size_t nrecs, caprecs;
 static char log_path[4096];
 static char ctl_path[4096];
 static int64_t nsubmits_total;
+/* completion lateness (delivery by io_getevents - due), during a phase */
+static int64_t late_n, late_sum, late_max, late_over1ms;
 
 static ssize_t (*real_pread64)(int, void *, size_t, off_t);
 static ssize_t (*real_pwrite64)(int, const void *, size_t, off_t);
@@ -418,6 +424,16 @@ emu_io_getevents(uint64_t id, long min_nr, long nr, struct io_event *ev,
 					bi = j;
 			if (bi == (size_t)-1)
 				break;
+			if (emul_on) {
+				int64_t late = t - c->p[bi].due;
+				__atomic_add_fetch(&late_n, 1, __ATOMIC_RELAXED);
+				__atomic_add_fetch(&late_sum, late, __ATOMIC_RELAXED);
+				if (late > 1000000)
+					__atomic_add_fetch(&late_over1ms, 1,
+					    __ATOMIC_RELAXED);
+				if (late > late_max)
+					late_max = late;
+			}
 			ev[got].data = c->p[bi].data;
 			ev[got].obj = c->p[bi].obj;
 			ev[got].res = c->p[bi].res;
@@ -544,6 +560,7 @@ sigprocmask(int how, const sigset_t *set, sigset_t *old)
 static void
 write_log(const char *path)
 {
+	char stats[4200];
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		fprintf(stderr, "aioemu: cannot write %s\n", path);
@@ -557,6 +574,15 @@ write_log(const char *path)
 		    (long long)r->start, (long long)r->end, r->inflight);
 	}
 	fclose(f);
+	snprintf(stats, sizeof (stats), "%s.emu.json", path);
+	f = fopen(stats, "w");
+	if (f) {
+		fprintf(f, "{\"completions\": %lld, \"mean_late_us\": %.1f, "
+		    "\"max_late_us\": %.1f, \"late_over_1ms\": %lld}\n",
+		    (long long)late_n, late_n ? late_sum / 1e3 / late_n : 0.0,
+		    late_max / 1e3, (long long)late_over1ms);
+		fclose(f);
+	}
 }
 
 static void
@@ -605,6 +631,7 @@ control_thread(void *arg)
 			}
 			pthread_mutex_lock(&log_lock);
 			nrecs = 0;
+			late_n = late_sum = late_max = late_over1ms = 0;
 			phase_start = now_ns();
 			__atomic_store_n(&emul_on, 1, __ATOMIC_SEQ_CST);
 			pthread_mutex_unlock(&log_lock);
@@ -665,6 +692,23 @@ aioemu_init(void)
 	    !real_sigprocmask)
 		die("dlsym failed");
 
+	/*
+	 * LEAFEMU_EXE: only activate in the process whose executable has this
+	 * base name (e.g. when LD_PRELOAD passes through nice/env first).
+	 */
+	s = getenv("LEAFEMU_EXE");
+	if (s && *s) {
+		char exe[4096];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof (exe) - 1);
+		const char *base;
+		if (n <= 0)
+			return;
+		exe[n] = 0;
+		base = strrchr(exe, '/');
+		base = base ? base + 1 : exe;
+		if (strcmp(base, s) != 0)
+			return;
+	}
 	/* do not propagate into children (system() etc.) */
 	unsetenv("LD_PRELOAD");
 

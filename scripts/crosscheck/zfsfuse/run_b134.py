@@ -80,6 +80,9 @@ def parse_args(argv):
     ap.add_argument("--settle", default="2",
                     help="seconds the log/emulation stays on after the last reader ends, so queued "
                          "prefetch I/O is captured (not counted in elapsed_s)")
+    ap.add_argument("--nice", default="-10",
+                    help="nice value for the daemon and the readers (default -10: the emulated "
+                         "device's completion timing suffers when other jobs load the CPUs)")
     ap.add_argument("--keep", action="store_true", help="keep leaf files after the run")
     a = ap.parse_args(argv)
 
@@ -136,7 +139,7 @@ def parse_args(argv):
             raise ValueError
     except ValueError:
         die_arg("settle", "not a non-negative number")
-    for k in ("max_arc_mb", "vdev_cache_mb"):
+    for k in ("max_arc_mb", "vdev_cache_mb", "nice"):
         try:
             setattr(a, k, int(getattr(a, k)))
         except ValueError:
@@ -221,13 +224,14 @@ class Daemon:
             f.write("mount -t tmpfs b134varlib /var/lib\n")
             f.write("mkdir -p /var/lib/zfs\n")
             f.write("export LD_PRELOAD=%s\n" % shlex.quote(self.lib))
-            f.write("exec %s --no-daemon\n" % shlex.quote(self.bin("zfs-fuse")))
+            f.write("exec nice -n %d %s --no-daemon\n" % (a.nice, shlex.quote(self.bin("zfs-fuse"))))
         env = dict(os.environ)
         env["LD_LIBRARY_PATH"] = self.ldpath
         env["LEAFEMU_LEAVES"] = ":".join(a.leaf_paths)
         env["LEAFEMU_DEVICE"] = "" if a.device == "none" else a.device
         env["LEAFEMU_LOG"] = a.log
         env["LEAFEMU_CONTROL"] = self.ctl
+        env["LEAFEMU_EXE"] = "zfs-fuse"
         self.daemon_log = open(os.path.join(a.work, "daemon.log"), "w")
         self.proc = subprocess.Popen(["unshare", "-m", "--propagation", "private",
                                       "sh", script], env=env,
@@ -268,6 +272,11 @@ class Daemon:
                 pass
             time.sleep(0.001)
         raise RuntimeError("libaioemu did not acknowledge '%s'" % state)
+
+    def cpu_s(self):
+        with open("/proc/%d/stat" % self.pid) as f:
+            p = f.read().rsplit(")", 1)[1].split()
+        return (int(p[11]) + int(p[12])) / os.sysconf("SC_CLK_TCK")
 
     def stop(self):
         if not self.proc:
@@ -509,9 +518,11 @@ def main(argv):
                              shlex.quote(fn), a.bs, extra, o, o))
         lines.append("wait")
         before = read_kstat(d)
+        cpu0 = d.cpu_s()
         d.control("on", a.log)
         log("reading with %d reader(s)" % a.readers)
-        d.sh("\n".join(lines))
+        d.ns(["nice", "-n", str(a.nice), "sh", "-c", "\n".join(lines)])
+        cpu_read = d.cpu_s() - cpu0
         time.sleep(a.settle)
         d.control("off")
         after = read_kstat(d)
@@ -529,18 +540,25 @@ def main(argv):
             per.append(nb / ((e - s) / 1e9) / 1e6)
         elapsed = (max(t1s) - min(t0s)) / 1e9
         summary, reads = summarize_log(a.log, a.nleaves)
+        try:
+            with open(a.log + ".emu.json") as f:
+                emu_stats = json.load(f)
+        except (OSError, ValueError):
+            emu_stats = None
         if blocks is not None:
             summary["read_bytes_by_target"] = attribute(a, blocks, reads)
         scen = {k: getattr(a, k) for k in ("vdev", "leaf_size", "ashift", "recordsize",
                                             "file_size", "readers", "bs", "read",
                                             "primarycache", "compression", "device",
                                             "direct", "max_arc_mb", "vdev_cache_mb",
-                                            "no_prefetch", "settle")}
+                                            "no_prefetch", "settle", "nice")}
         result = {"implementation": "onnv-134", "scenario": scen, "readers": a.readers,
                   "elapsed_s": elapsed, "app_bytes": app_bytes,
                   "throughput_mb_s": app_bytes / elapsed / 1e6, "per_reader_mb_s": per,
                   "leaves": [{"index": i, "path": p} for i, p in enumerate(a.leaf_paths)],
-                  "kstat": kstat_delta(before, after), "leaf_io": summary, "log": a.log}
+                  "kstat": kstat_delta(before, after), "leaf_io": summary, "log": a.log,
+                  "daemon_cpu_s": cpu_read, "host_cpus": os.cpu_count(),
+                  "emulation": emu_stats}
         if blocks is not None:
             result["blocks"] = blocks
         d.ns([zp, "export", POOL], check=False)

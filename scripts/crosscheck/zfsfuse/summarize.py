@@ -15,6 +15,8 @@ for f in sys.argv[1:]:
             p["index"], p["reads"], p["read_bytes"], p["max_in_flight"]))
     print("   read sizes:", L["read_size_histogram"])
     print("   64K reads at 64K-aligned offsets:", L["reads_64k_aligned_64k"])
+    if r.get("emulation"):
+        print("   completion lateness:", r["emulation"], " daemon CPU s: %.2f" % r.get("daemon_cpu_s", 0))
     if "read_bytes_by_target" in L:
         print("   leaf read bytes by target:", L["read_bytes_by_target"])
     print("   zfetch:", {x: k["zfetch"][x] for x in ("hits", "misses", "colinear_hits",

@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""Cross-check ziosim's ZFS layer against real ZFS code on the same emulated device.
+
+Two real implementations run here in userspace (see ../shared/reference/real-zfs.md):
+OpenZFS 2.1.11 through libzpool (libzpool/zpool_harness + libleafemu.so) and ONNV b134
+through zfs-fuse (zfsfuse/run_b134.py). Both serve every leaf I/O from the reference
+device `fixed:latency=...,bandwidth=...,lanes=...`, which ziosim implements identically
+(models/device/fixed_device.h), so what differs is the ZFS layer.
+
+    crosscheck.py run     [--matrix M] [--only NAME ...] [--era E] [--repeats N]
+        runs each scenario on the real code and on ziosim, writes the real code's
+        summaries to traces/crosscheck/ERA/NAME.json, prints the side-by-side table
+    crosscheck.py compare [--matrix M] [--only NAME ...] [--era E] [--json]
+        runs ziosim only, against the committed real summaries
+
+The metrics (summarize()): MB/s as the readers saw it, leaf reads and bytes, reads and
+bytes per leaf, disk/app amplification, share of leaf reads larger than one block's
+column (aggregated), mean run length of one mirror child in issue order, most I/Os in
+one leaf's device at once, the size histogram, prefetch run-ahead past a range read,
+and byte ranges read from two mirror children.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+DEFAULT_MATRIX = HERE / "matrix.toml"
+REFS = ROOT / "traces" / "crosscheck"
+ERAS = ("openzfs-2.1", "onnv-134")
+LABEL_BYTES = 4 << 20
+READ_CLASSES = {"sync_read", "async_read", "scrub"}
+SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+class UsageError(Exception):
+    """Bad input: reported as one line, exit 2."""
+
+
+def size(text, field):
+    s = str(text).strip().upper().removesuffix("IB").removesuffix("B")
+    unit = s[-1] if s and s[-1] in SUFFIX else ""
+    try:
+        value = int(s[: len(s) - len(unit)]) * SUFFIX[unit]
+    except ValueError:
+        raise UsageError(f"{field}: {text!r} is not a size (a whole number with K, M, G or T)") from None
+    if value < 0:
+        raise UsageError(f"{field}: {text!r} is negative")
+    return value
+
+
+# ---------------------------------------------------------------------------------- scenarios
+
+KEYS = {"name", "vdev", "ashift", "recordsize", "file_size", "readers", "bs", "read", "primarycache",
+        "rotational", "device", "eras", "repeats", "tunables", "arc_max", "leaf_size", "note"}
+
+
+def load_matrix(path):
+    try:
+        data = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise UsageError(f"{path}: {e}") from None
+    out = []
+    for i, s in enumerate(data.get("scenario", [])):
+        where = f"{path}: scenario {i + 1}"
+        unknown = set(s) - KEYS
+        if unknown:
+            raise UsageError(f"{where}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(KEYS))})")
+        if "name" not in s or "vdev" not in s:
+            raise UsageError(f"{where}: name and vdev are required")
+        kind, _, n = s["vdev"].partition(":")
+        if kind not in ("stripe", "mirror", "raidz1", "raidz2", "raidz3") or not n.isdigit():
+            raise UsageError(f"{where}: vdev: {s['vdev']!r} is not KIND:N")
+        scn = {
+            "name": s["name"], "vdev": s["vdev"], "kind": kind, "leaves": int(n),
+            "ashift": int(s.get("ashift", 12)),
+            "recordsize": size(s.get("recordsize", "128K"), f"{where}: recordsize"),
+            "file_size": size(s.get("file_size", "256M"), f"{where}: file_size"),
+            "readers": [int(r) for r in s.get("readers", [1, 2, 4, 10])],
+            "bs": size(s.get("bs", "1M"), f"{where}: bs"),
+            "read": s.get("read", "whole"),
+            "primarycache": s.get("primarycache", "all"),
+            "rotational": bool(s.get("rotational", True)),
+            "device": s.get("device", "fixed:latency=4ms,bandwidth=150MB/s,lanes=1"),
+            "eras": list(s.get("eras", ERAS)),
+            "repeats": int(s.get("repeats", 2)),
+            "tunables": dict(s.get("tunables", {})),
+            "arc_max": size(s.get("arc_max", "1G"), f"{where}: arc_max"),
+            "leaf_size": size(s.get("leaf_size", "4G"), f"{where}: leaf_size"),
+            "note": s.get("note", ""),
+        }
+        for era in scn["eras"]:
+            if era not in ERAS:
+                raise UsageError(f"{where}: eras: {era!r} is not one of {', '.join(ERAS)}")
+        if scn["read"] not in ("whole", "holes") and not scn["read"].startswith("range:"):
+            raise UsageError(f"{where}: read: {scn['read']!r} is not whole, holes or range:OFFSET:LENGTH")
+        out.append(scn)
+    return out
+
+
+def read_range(scn):
+    """(offset, bytes) each reader reads; holes read all but the last record (the one written)."""
+    if scn["read"] == "whole":
+        return 0, scn["file_size"]
+    if scn["read"] == "holes":
+        return 0, scn["file_size"] - scn["recordsize"]
+    _, off, length = scn["read"].split(":")
+    return size(off, "read offset"), size(length, "read length")
+
+
+def column_bytes(scn):
+    """The largest leaf read one block makes on its own (a mirror copy or a RAID-Z column)."""
+    sector = 1 << scn["ashift"]
+    if scn["kind"].startswith("raidz"):
+        data_cols = scn["leaves"] - int(scn["kind"][-1])
+        return math.ceil(scn["recordsize"] / sector / data_cols) * sector
+    return scn["recordsize"]
+
+
+# ---------------------------------------------------------------------------------- summaries
+
+def summarize(ios, scn, app_bytes, elapsed_s, leaves):
+    """Metrics of one run from its leaf reads: (leaf, offset, size, arrival_ns, end_ns)."""
+    reads_per_leaf = [0] * leaves
+    bytes_per_leaf = [0] * leaves
+    hist = {}
+    inflight = [[] for _ in range(leaves)]
+    for leaf, _off, sz, arrive, end in ios:
+        reads_per_leaf[leaf] += 1
+        bytes_per_leaf[leaf] += sz
+        bucket = 1 << max(0, sz.bit_length() - 1)
+        hist[bucket] = hist.get(bucket, 0) + 1
+        inflight[leaf].append((arrive, 1))
+        inflight[leaf].append((end, -1))
+    max_in_flight = 0
+    for events in inflight:
+        depth = 0
+        for _t, d in sorted(events, key=lambda e: (e[0], e[1])):  # a completion at t frees before an arrival at t
+            depth += d
+            max_in_flight = max(max_in_flight, depth)
+    total = sum(bytes_per_leaf)
+    col = column_bytes(scn)
+    reads = len(ios)
+    out = {
+        "mb_s": app_bytes / elapsed_s / 1e6 if elapsed_s > 0 else 0.0,
+        "app_bytes": app_bytes,
+        "leaf_reads": reads,
+        "leaf_bytes": total,
+        "reads_per_leaf": reads_per_leaf,
+        "bytes_per_leaf": bytes_per_leaf,
+        "amplification": total / app_bytes if app_bytes else 0.0,
+        "aggregated_share": sum(1 for io in ios if io[2] > col) / reads if reads else 0.0,
+        "max_in_flight": max_in_flight,
+        "size_histogram": {str(k): v for k, v in sorted(hist.items())},
+    }
+    first, length = read_range(scn)
+    if scn["read"].startswith("range:"):
+        out["run_ahead_mib"] = (total - app_bytes) / 2**20
+    if scn["kind"] == "mirror":
+        ordered = sorted(ios, key=lambda io: io[3])
+        runs, prev = 0, None
+        for io in ordered:
+            if io[0] != prev:
+                runs += 1
+                prev = io[0]
+        out["child_run_length"] = reads / runs if runs else 0.0
+        seen = {}
+        for leaf, off, sz, _a, _e in ios:
+            seen.setdefault((off, sz), set()).add(leaf)
+        out["read_from_two_children"] = sum(1 for s in seen.values() if len(s) > 1)
+    return out
+
+
+def real_ios(csv_path):
+    ios = []
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["op"] == "R":
+                ios.append((int(row["leaf"]), int(row["offset"]), int(row["size"]), int(row["arrival_ns"]),
+                            int(row["end_ns"])))
+    return ios
+
+
+def ziosim_ios(csv_path):
+    """Device reads from ziosim's --io-log: one line per zio, an aggregate's constituents share its issue."""
+    seen = set()
+    ios = []
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["class"] not in READ_CLASSES:
+                continue
+            key = (row["disk"], row["issued_ns"], row["issued_offset"], row["issued_size"])
+            if key in seen:
+                continue
+            seen.add(key)
+            ios.append((int(row["disk"][1:]), int(row["issued_offset"]), int(row["issued_size"]),
+                        int(row["issued_ns"]), int(row["done_ns"])))
+    return ios
+
+
+# ---------------------------------------------------------------------------------- runners
+
+def ziosim_bin():
+    for p in (ROOT / "build" / "ziosim", Path(shutil.which("ziosim") or "/nonexistent")):
+        if p.exists():
+            return str(p)
+    raise UsageError("ziosim: not built (cmake -S . -B build && cmake --build build)")
+
+
+def ziosim_pool(scn):
+    device = f"{scn['device']},rotational={'yes' if scn['rotational'] else 'no'},capacity={scn['leaf_size']}"
+    n = scn["leaves"]
+    if scn["kind"] == "stripe":
+        return " ".join([device] * n)
+    return f"{scn['kind']} {n}x{device}"
+
+
+def run_ziosim(scn, era, n, workdir):
+    first, length = read_range(scn)
+    log = Path(workdir) / f"ziosim-{era}-{scn['name']}-{n}.csv"
+    bs = scn["bs"] if era == "openzfs-2.1" else min(scn["bs"], 128 << 10)  # FUSE hands b134 128K reads
+    cmd = [ziosim_bin(), "readers", "--pool", ziosim_pool(scn), "--readers", str(n), "--profile", era,
+           "--ashift", str(scn["ashift"]), "--recordsize", str(scn["recordsize"]), "--file-size",
+           str(scn["file_size"]), "--bs", str(bs), "--primarycache", scn["primarycache"],
+           "--read-offset", str(first), "--read-bytes", str(length), "--arc-max", str(scn["arc_max"]),
+           "--io-log", str(log), "--json"]
+    if scn["read"] == "holes":
+        cmd.append("--sparse")
+    for k, v in scn["tunables"].items():
+        cmd += ["--set", f"{k}={v}"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"ziosim failed: {' '.join(cmd)}\n{out.stderr}")
+    run = json.loads(out.stdout)["runs"][0]
+    s = summarize(ziosim_ios(log), scn, run["app_bytes_read"], run["elapsed_s"], scn["leaves"])
+    log.unlink()
+    return s
+
+
+def libzpool_tools():
+    d = ROOT / "build" / "scripts" / "crosscheck" / "libzpool"
+    harness, emu = d / "zpool_harness", d / "libleafemu.so"
+    return (harness, emu) if harness.exists() and emu.exists() else None
+
+
+def run_real(scn, era, n, workdir):
+    first, length = read_range(scn)
+    log = Path(workdir) / "leaf.csv"
+    read = f"range:{first}:{length}" if scn["read"].startswith("range:") else scn["read"]
+    common = ["--vdev", scn["vdev"], "--ashift", str(scn["ashift"]), "--recordsize", str(scn["recordsize"]),
+              "--file-size", str(scn["file_size"]), "--readers", str(n), "--read", read,
+              "--primarycache", scn["primarycache"], "--leaf-size", str(scn["leaf_size"])]
+    if era == "openzfs-2.1":
+        tools = libzpool_tools()
+        if tools is None:
+            raise UsageError("the libzpool harness is not built (needs libzpool5linux and libzfslinux-dev)")
+        env = dict(os.environ, LD_PRELOAD=str(tools[1]), LEAFEMU_DEVICE=scn["device"], LEAFEMU_LOG=str(log))
+        cmd = [str(tools[0]), "--dir", str(Path(workdir) / "pool"), *common, "--bs", str(scn["bs"]),
+               "--rotational", "1" if scn["rotational"] else "0", "--arc-max", str(scn["arc_max"])]
+        for k, v in scn["tunables"].items():
+            cmd += ["--tunable", f"{k}={v}"]
+    else:
+        if scn["tunables"]:
+            raise UsageError(f"{scn['name']}: zfs-fuse takes no tunables; run this scenario on openzfs-2.1 only")
+        env = dict(os.environ)
+        cmd = [sys.executable, str(HERE / "zfsfuse" / "run_b134.py"), "--work", str(Path(workdir) / "b134"),
+               *common, "--bs", str(scn["bs"]), "--device", scn["device"], "--log", str(log),
+               "--max-arc-mb", str(scn["arc_max"] >> 20)]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if out.returncode != 0:
+        raise RuntimeError(f"real code failed ({era}): {' '.join(cmd)}\n{out.stderr[-2000:]}")
+    res = json.loads(out.stdout)
+    s = summarize(real_ios(log), scn, res["app_bytes"], res["elapsed_s"], scn["leaves"])
+    log.unlink()
+    return s
+
+
+# ---------------------------------------------------------------------------------- comparing
+
+# metric -> target relative error (the issue's targets); structural ones compared exactly.
+TARGETS = {"mb_s": 0.10, "leaf_reads": 0.05, "leaf_bytes": 0.05, "amplification": 0.05,
+           "aggregated_share": 0.05, "child_run_length": 0.05, "max_in_flight": 0.0, "run_ahead_mib": 0.05}
+
+
+def mean_of(summaries, key):
+    vals = [s[key] for s in summaries if key in s]
+    return statistics.fmean(vals) if vals else None
+
+
+def compare(real_runs, sim):
+    """Per metric: (real mean, real min, real max, ziosim, error vs the mean or None)."""
+    out = {}
+    for key in TARGETS:
+        real = mean_of(real_runs, key)
+        if real is None or key not in sim:
+            continue
+        lo = min(s[key] for s in real_runs)
+        hi = max(s[key] for s in real_runs)
+        err = (sim[key] - real) / real if real else (0.0 if sim[key] == 0 else None)
+        out[key] = {"real": real, "real_min": lo, "real_max": hi, "ziosim": sim[key], "error": err}
+    return out
+
+
+def fmt_row(name, n, cmp):
+    def cell(key, f="{:.1f}"):
+        c = cmp.get(key)
+        if c is None:
+            return "-"
+        e = "" if c["error"] is None else f" ({c['error']:+.0%})"
+        return f"{f.format(c['real'])} / {f.format(c['ziosim'])}{e}"
+    return (f"| {name} | {n} | {cell('mb_s')} | {cell('leaf_reads', '{:.0f}')} | {cell('amplification', '{:.3f}')}"
+            f" | {cell('aggregated_share', '{:.2f}')} | {cell('child_run_length')} | {cell('max_in_flight', '{:.0f}')}"
+            f" | {cell('run_ahead_mib')} |")
+
+
+HEADER = ("| scenario | readers | MB/s real / ziosim | leaf reads | disk/app | aggregated share | mirror run length"
+          " | max in flight | run-ahead MiB |\n|---|---|---|---|---|---|---|---|---|")
+
+
+def ref_path(era, name):
+    return REFS / era / f"{name}.json"
+
+
+def cmd_run(args, scenarios):
+    rows = {}
+    with tempfile.TemporaryDirectory(prefix="crosscheck-", dir="/var/tmp") as work:
+        for scn in scenarios:
+            for era in scn["eras"]:
+                if args.era and era != args.era:
+                    continue
+                ref = {"scenario": {k: v for k, v in scn.items()}, "era": era, "runs": {}}
+                for n in scn["readers"]:
+                    reals = []
+                    for r in range(scn["repeats"]):
+                        print(f"crosscheck: {era} {scn['name']} readers={n} repeat {r + 1}", file=sys.stderr)
+                        reals.append(run_real(scn, era, n, work))
+                    ref["runs"][str(n)] = reals
+                path = ref_path(era, scn["name"])
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n")
+                rows.setdefault(era, []).extend(table_rows(scn, era, ref, work))
+    print_tables(rows, args.json)
+
+
+def table_rows(scn, era, ref, work):
+    out = []
+    for n_text, reals in ref["runs"].items():
+        sim = run_ziosim(scn, era, int(n_text), work)
+        out.append((scn["name"], int(n_text), compare(reals, sim), sim))
+    return out
+
+
+def cmd_compare(args, scenarios):
+    rows = {}
+    with tempfile.TemporaryDirectory(prefix="crosscheck-") as work:
+        for scn in scenarios:
+            for era in scn["eras"]:
+                if args.era and era != args.era:
+                    continue
+                path = ref_path(era, scn["name"])
+                if not path.exists():
+                    print(f"crosscheck: no reference {path.relative_to(ROOT)} (run `crosscheck.py run`)",
+                          file=sys.stderr)
+                    continue
+                rows.setdefault(era, []).extend(table_rows(scn, era, json.loads(path.read_text()), work))
+    print_tables(rows, args.json)
+
+
+def print_tables(rows, as_json):
+    if as_json:
+        print(json.dumps({era: [{"scenario": r[0], "readers": r[1], "metrics": r[2]} for r in rs]
+                          for era, rs in rows.items()}, indent=1))
+        return
+    for era, rs in rows.items():
+        print(f"\n{era} (real code vs ziosim profile {era}; error of ziosim against the mean of the real runs)\n")
+        print(HEADER)
+        for name, n, cmp, _sim in rs:
+            print(fmt_row(name, n, cmp))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=("run", "compare"))
+    ap.add_argument("--matrix", default=str(DEFAULT_MATRIX))
+    ap.add_argument("--only", nargs="*", default=None, help="scenario names")
+    ap.add_argument("--era", choices=ERAS, default=None)
+    ap.add_argument("--repeats", type=int, default=None, help="real runs per point (default: the matrix's)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        scenarios = load_matrix(args.matrix)
+        if args.only:
+            unknown = set(args.only) - {s["name"] for s in scenarios}
+            if unknown:
+                raise UsageError(f"--only: no scenario {sorted(unknown)[0]!r} in {args.matrix}")
+            scenarios = [s for s in scenarios if s["name"] in args.only]
+        if args.repeats is not None:
+            if args.repeats < 1:
+                raise UsageError("--repeats: must be at least 1")
+            for s in scenarios:
+                s["repeats"] = args.repeats
+        (cmd_run if args.command == "run" else cmd_compare)(args, scenarios)
+    except UsageError as e:
+        print(f"crosscheck: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
