@@ -17,6 +17,10 @@ DEBIAN_PACKAGES=(
 PYTHON_DEBIAN_PACKAGES=(python3-venv python3-dev pybind11-dev)
 # The sanitizer and fuzz build (test mode, scripts/sanitize.sh): clang and its libFuzzer runtime.
 SANITIZE_DEBIAN_PACKAGES=(clang-14 libclang-rt-14-dev)
+# The real-ZFS cross-check (scripts/crosscheck/, test mode): OpenZFS 2.1.11's libzpool and its
+# headers from Debian's contrib component. Installed when the archive has them; the suite skips
+# the real-code runs (saying so) where it does not.
+CROSSCHECK_DEBIAN_PACKAGES=(libzpool5linux libzfslinux-dev)
 VENV=.venv
 
 install_missing_packages() {
@@ -36,6 +40,34 @@ install_missing_packages() {
   echo "setup: installing ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Adds contrib to the Components of the Debian sources (deb822 or one-line format) if missing.
+enable_contrib() {
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    if grep -q '^Components:' "$f" && ! grep -q '^Components:.*\bcontrib\b' "$f"; then
+      sed -i 's/^Components: main$/Components: main contrib/' "$f"
+    fi
+  done
+  if [ -f /etc/apt/sources.list ] && grep -qE '^deb .* main$' /etc/apt/sources.list; then
+    sed -i -E 's/^(deb .* main)$/\1 contrib/' /etc/apt/sources.list
+  fi
+}
+
+install_crosscheck_packages() {
+  [ "$(id -u)" -eq 0 ] || { echo "setup: not root: the real-ZFS cross-check packages are not installed"; return 0; }
+  local missing=()
+  for pkg in "${CROSSCHECK_DEBIAN_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  enable_contrib
+  apt-get update -qq || true
+  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+    echo "setup: ${missing[*]} could not be installed: the real-ZFS cross-check will be skipped"
+  fi
 }
 
 build() {
@@ -78,6 +110,7 @@ case "${1:-}" in
     ;;
   test)
     install_missing_packages "${DEBIAN_PACKAGES[@]}" "${PYTHON_DEBIAN_PACKAGES[@]}" "${SANITIZE_DEBIAN_PACKAGES[@]}"
+    install_crosscheck_packages
     make_venv
     build -DPython_EXECUTABLE="$PWD/$VENV/bin/python" -DZIOSIM_BUILD_PYTHON=ON
     ctest --test-dir build --output-on-failure -j"$(nproc)"

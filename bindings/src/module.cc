@@ -494,9 +494,6 @@ void CheckRaidz(int width, int parity, int ashift, int64_t psize, int64_t offset
   if (psize > kMaxBlockSize) {
     throw InputError("psize: " + std::to_string(psize) + " bytes is above 16 MiB, the largest ZFS block");
   }
-  if (psize % sector != 0) {
-    throw InputError("psize: " + std::to_string(psize) + " bytes is not a multiple of the " + sector_text);
-  }
   if (offset < 0) throw InputError("offset: must not be negative (got " + std::to_string(offset) + ")");
   if (offset % sector != 0) {
     throw InputError("offset: " + std::to_string(offset) + " is not aligned to the " + sector_text);

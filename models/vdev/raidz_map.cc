@@ -39,14 +39,16 @@ int64_t RaidzAsize(int width, int parity, int ashift, int64_t psize) {
 RaidzMap MapRaidzBlock(int width, int parity, int ashift, int64_t offset, int64_t psize) {
   CheckGeometry(width, parity, ashift);
   const int64_t sector = int64_t{1} << ashift;
-  if (offset < 0 || psize <= 0 || (offset & (sector - 1)) != 0 || (psize & (sector - 1)) != 0) {
+  if (offset < 0 || psize <= 0 || (offset & (sector - 1)) != 0) {
     throw std::invalid_argument("MapRaidzBlock: offset " + std::to_string(offset) + " / psize " +
-                                std::to_string(psize) + " not positive multiples of 2^" + std::to_string(ashift));
+                                std::to_string(psize) + ": offset not a multiple of 2^" + std::to_string(ashift) +
+                                " or psize not positive");
   }
   const int64_t dcols = width;
   const int64_t np = parity;
   const int64_t b = offset >> ashift;  // first vdev sector of the block
-  const int64_t s = psize >> ashift;   // data sectors
+  // Data sectors: zio_vdev_io_start pads an I/O to whole sectors of the top-level vdev first.
+  const int64_t s = ((psize - 1) >> ashift) + 1;
   const int64_t f = b % dcols;         // child holding column 0
   const int64_t o = (b / dcols) << ashift;
   const int64_t q = s / (dcols - np);  // full rows

@@ -38,8 +38,9 @@ struct RaidzMap {
 int64_t RaidzAsize(int width, int parity, int ashift, int64_t psize);
 
 // Column map of the block at vdev offset `offset` with physical size `psize`.
-// REQUIRES: 2 <= width <= kMaxRaidzWidth, 1 <= parity <= 3, parity < width,
-// offset and psize multiples of 2^ashift, psize > 0.
+// psize need not be sector-aligned: as zio_vdev_io_start pads the I/O, it is
+// rounded up to whole sectors. REQUIRES: 2 <= width <= kMaxRaidzWidth,
+// 1 <= parity <= 3, parity < width, offset a multiple of 2^ashift, psize > 0.
 // Throws std::invalid_argument when a REQUIRES is broken (a bug in the caller:
 // user input is checked before, with an InputError naming the option).
 RaidzMap MapRaidzBlock(int width, int parity, int ashift, int64_t offset, int64_t psize);

@@ -72,9 +72,6 @@ RaidzMapRequest Check(const RaidzMapOptions& opt) {
   if (req.psize > kMaxBlockSize) {
     throw InputError("--psize: " + std::to_string(req.psize) + " bytes is above 16 MiB, the largest ZFS block");
   }
-  if (req.psize % sector != 0) {
-    throw InputError("--psize: " + std::to_string(req.psize) + " bytes is not a multiple of the " + sector_text);
-  }
   req.offset = ParseSize(opt.offset, "--offset");
   if (req.offset % sector != 0) {
     throw InputError("--offset: " + std::to_string(req.offset) + " is not aligned to the " + sector_text);

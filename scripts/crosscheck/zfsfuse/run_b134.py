@@ -332,7 +332,8 @@ DVA_RE = re.compile(r"^\s*([0-9a-f]+)\s+L(\d+)\s+((?:\d+:[0-9a-f]+:[0-9a-f]+\s+)
 def dump_blocks(d, fileobjs):
     blocks = []
     for name, obj in fileobjs:
-        txt = d.ns([d.bin("zdb"), "-ddddd", FS, str(obj)]).stdout
+        # -dddddd (6) prints every DVA of a block pointer; -ddddd only the first
+        txt = d.ns([d.bin("zdb"), "-dddddd", FS, str(obj)]).stdout
         dblk = None
         m = re.search(r"^\s+%d\s+\d+\s+(\S+)\s+(\S+)\s" % obj, txt, re.M)
         for line in txt.splitlines():
@@ -367,10 +368,10 @@ def leaf_extents(a, b, dva):
     # RAID-Z map (vdev_raidz_map_alloc, b134)
     np_ = int(a.kind[-1])
     dcols, sh = a.nleaves, a.ashift
-    bsec, s = off >> sh, asize >> sh
+    bsec = off >> sh
     f, o = bsec % dcols, (bsec // dcols) << sh
-    # columns hold psize worth of data + parity; use asize-derived sector count
-    s = b["psize"] >> sh if b["psize"] >> sh else 1
+    # the raidz zio carries psize rounded up to the sector size (zio_vdev_io_start)
+    s = (b["psize"] + (1 << sh) - 1) >> sh
     q, r = s // (dcols - np_), s % (dcols - np_)
     bc = 0 if r == 0 else r + np_
     acols = dcols if q else bc

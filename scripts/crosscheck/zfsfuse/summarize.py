@@ -5,6 +5,8 @@ import sys
 
 for f in sys.argv[1:]:
     r = json.load(open(f))
+    if not isinstance(r, dict) or "leaf_io" not in r:
+        continue  # e.g. the LOG.emu.json side files
     L = r["leaf_io"]
     k = r["kstat"]
     print("== %s: %s readers=%d read=%s  %.1f MB/s  elapsed %.2f s  per reader %s" % (

@@ -337,11 +337,31 @@ TEST(RaidzMapTest, BrokenPreconditionsThrow) {
   EXPECT_THROW(MapRaidzBlock(3, 3, 12, 0, 4096), std::invalid_argument);
   EXPECT_THROW(MapRaidzBlock(6, 4, 12, 0, 4096), std::invalid_argument);
   EXPECT_THROW(MapRaidzBlock(6, 2, 12, 512, 4096), std::invalid_argument);
-  EXPECT_THROW(MapRaidzBlock(6, 2, 12, 0, 512), std::invalid_argument);
+  EXPECT_EQ(MapRaidzBlock(6, 2, 12, 0, 512).asize, 12 * kKiB);  // padded to one sector, like asize
   EXPECT_THROW(MapRaidzBlock(6, 2, 12, 0, 0), std::invalid_argument);
   EXPECT_THROW(MapRaidzBlock(6, 2, 12, -4096, 4096), std::invalid_argument);
   EXPECT_THROW(RaidzAsize(6, 2, 12, 0), std::invalid_argument);
   EXPECT_EQ(RaidzAsize(6, 2, 12, 1), 12 * kKiB);  // asize rounds psize up to a sector
+}
+
+}  // namespace
+}  // namespace ziosim
+
+namespace ziosim {
+namespace {
+
+// zio_vdev_io_start pads an I/O to whole sectors of the top-level vdev before
+// vdev_raidz maps it: a psize of 6 KiB at ashift 12 maps as 8 KiB, and the
+// allocated size agrees with RaidzAsize.
+TEST(RaidzMapTest, PsizeIsRoundedUpToWholeSectors) {
+  const RaidzMap odd = MapRaidzBlock(6, 2, 12, 0, 6 * 1024);
+  const RaidzMap whole = MapRaidzBlock(6, 2, 12, 0, 8 * 1024);
+  EXPECT_EQ(odd.asize, whole.asize);
+  EXPECT_EQ(odd.asize, RaidzAsize(6, 2, 12, 6 * 1024));
+  EXPECT_EQ(odd.columns, whole.columns);
+  for (int c = 0; c < odd.columns; ++c) EXPECT_EQ(odd.column[c].size, whole.column[c].size) << c;
+  // One byte over a sector takes the next one.
+  EXPECT_EQ(MapRaidzBlock(6, 2, 12, 0, 4097).asize, MapRaidzBlock(6, 2, 12, 0, 8192).asize);
 }
 
 }  // namespace

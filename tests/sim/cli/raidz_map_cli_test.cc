@@ -92,7 +92,6 @@ TEST(RaidzMapCliTest, BadInputExitsTwoNamingTheOption) {
       {"--width 6 --parity 2 --ashift 8 --psize 4K", "--ashift"},
       {"--width 6 --parity 2 --ashift 17 --psize 4K", "--ashift"},
       {"--width 6 --parity 2 --ashift 12 --psize 0", "--psize"},
-      {"--width 6 --parity 2 --ashift 12 --psize 6K", "--psize"},
       {"--width 6 --parity 2 --ashift 12 --psize 4K --offset 512", "--offset"},
       {"--width 6 --parity 2 --ashift 12 --psize 4K --offset=-4096", "--offset"},
       {"--width 6 --parity 2 --ashift 12 --psize 4K --blocks 0", "--blocks"},

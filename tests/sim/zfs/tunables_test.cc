@@ -181,7 +181,7 @@ TEST(TunablesTest, ValuesDescribeTheRange) {
 const std::vector<std::string> kProfiles = {"freebsd-8.2", "freebsd-9",   "freebsd-9.0",        "freebsd-10",
                                             "freebsd-11",  "freebsd-12",  "onnv-134",           "openzfs-2.1",        "openzfs-2.2",
                                             "solaris-11-express", "zol-0.6.1", "zol-0.6.2", "zol-0.6.5",
-                                            "zol-0.7",     "zol-0.8"};
+                                            "zol-0.7",     "zol-0.7.6",   "zol-0.8"};
 
 TEST(EraProfilesTest, AllProfilesLoadSortedWithDescriptions) {
   const std::vector<EraProfile> profiles = EraProfiles();
@@ -355,6 +355,28 @@ TEST(EraProfilesTest, MalformedProfileFilesNameFileAndLine) {
   const std::string err = ErrorOf([&] { LoadProfileFile(syntax.path()); });
   EXPECT_EQ(err.rfind(syntax.path() + ":2: ", 0), 0u) << err;
   EXPECT_EQ(ErrorOf([] { LoadProfileFile("/nonexistent/p.toml"); }), "/nonexistent/p.toml: cannot open profile file");
+}
+
+}  // namespace
+}  // namespace ziosim
+
+namespace ziosim {
+namespace {
+
+// ZoL 0.7.6 got d6c6590c5d backported (06acbbc429): the issue-time last offset
+// for the mirror policy and the LBA order. Nothing else differs from 0.7.0-0.7.5.
+TEST(EraProfilesTest, Zol076DiffersFromZol07OnlyInTheLastOffset) {
+  const Tunables old = ProfileTunables("zol-0.7");
+  const Tunables backport = ProfileTunables("zol-0.7.6");
+  EXPECT_EQ(old.Choice("mirror_last_offset"), "selection");
+  EXPECT_EQ(backport.Choice("mirror_last_offset"), "issue");
+  EXPECT_EQ(old.Choice("ziosim_vdev_lba_last"), "start");
+  EXPECT_EQ(backport.Choice("ziosim_vdev_lba_last"), "end");
+  for (const TunableDef& def : TunableTable()) {
+    const std::string name(def.name);
+    if (name == "mirror_last_offset" || name == "ziosim_vdev_lba_last") continue;
+    EXPECT_EQ(old.Text(name), backport.Text(name)) << name;
+  }
 }
 
 }  // namespace
