@@ -135,12 +135,14 @@ def summarize(ios, scn, app_bytes, elapsed_s, leaves):
     reads_per_leaf = [0] * leaves
     bytes_per_leaf = [0] * leaves
     hist = {}
+    sizes = {}
     inflight = [[] for _ in range(leaves)]
     for leaf, _off, sz, arrive, end in ios:
         reads_per_leaf[leaf] += 1
         bytes_per_leaf[leaf] += sz
         bucket = 1 << max(0, sz.bit_length() - 1)
         hist[bucket] = hist.get(bucket, 0) + 1
+        sizes[sz] = sizes.get(sz, 0) + 1
         inflight[leaf].append((arrive, 1))
         inflight[leaf].append((end, -1))
     max_in_flight = 0
@@ -163,6 +165,7 @@ def summarize(ios, scn, app_bytes, elapsed_s, leaves):
         "aggregated_share": sum(1 for io in ios if io[2] > col) / reads if reads else 0.0,
         "max_in_flight": max_in_flight,
         "size_histogram": {str(k): v for k, v in sorted(hist.items())},
+        "sizes": {str(k): v for k, v in sorted(sizes.items())},
     }
     first, length = read_range(scn)
     if scn["read"].startswith("range:"):

@@ -17,7 +17,7 @@ CliRun RunCli(const std::string& args) { return ziosim::testing::RunCli(args, /*
 
 const std::set<std::string> kProfiles = {"freebsd-8.2", "freebsd-9.0", "solaris-11-express", "freebsd-9",  "freebsd-10", "freebsd-11", "freebsd-12",
                                          "zol-0.6.1",  "zol-0.6.2",  "zol-0.6.5",  "zol-0.7",
-                                         "zol-0.8",    "openzfs-2.1", "openzfs-2.2", "onnv-134", "zol-0.7.6"};
+                                         "zol-0.8",    "openzfs-2.1", "openzfs-2.2", "onnv-134", "zol-0.7.6", "openzfs-2.1.0"};
 
 TEST(ProfilesCliTest, JsonListsEveryProfileWithEveryTunable) {
   SKIP_WITHOUT_CLI();

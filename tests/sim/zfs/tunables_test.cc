@@ -179,7 +179,7 @@ TEST(TunablesTest, ValuesDescribeTheRange) {
 
 // Numbers in names compare as numbers.
 const std::vector<std::string> kProfiles = {"freebsd-8.2", "freebsd-9",   "freebsd-9.0",        "freebsd-10",
-                                            "freebsd-11",  "freebsd-12",  "onnv-134",           "openzfs-2.1",        "openzfs-2.2",
+                                            "freebsd-11",  "freebsd-12",  "onnv-134",           "openzfs-2.1",  "openzfs-2.1.0",        "openzfs-2.2",
                                             "solaris-11-express", "zol-0.6.1", "zol-0.6.2", "zol-0.6.5",
                                             "zol-0.7",     "zol-0.7.6",   "zol-0.8"};
 
@@ -285,6 +285,13 @@ TEST(EraProfilesTest, ClassSchedulerErasFollowTheReference) {
   const Tunables ozfs21 = ProfileTunables("openzfs-2.1");
   EXPECT_EQ(ozfs21.Int("zfs_vdev_scrub_max_active"), 3);
   EXPECT_EQ(ozfs21.Choice("ziosim_vdev_lba_last"), "end");
+  // 2.1.6 backported the 2022 prefetcher and aliquot (884364ea85, 6e1e90d64c); 2.1.0-2.1.5 had the 2015 ones.
+  EXPECT_EQ(ozfs21.Choice("ziosim_zfetch_era"), "2022");
+  EXPECT_EQ(ozfs21.Int("zfetch_max_distance"), 64 << 20);
+  const Tunables ozfs210 = ProfileTunables("openzfs-2.1.0");
+  EXPECT_EQ(ozfs210.Choice("ziosim_zfetch_era"), "2015");
+  EXPECT_EQ(ozfs210.Int("zfetch_max_distance"), 8 << 20);
+  EXPECT_EQ(ozfs210.Text("metaslab_aliquot"), "512K");
 
   EXPECT_EQ(ProfileTunables("openzfs-2.2").Choice("ziosim_vdev_lba_last"), "bucket");
 }
