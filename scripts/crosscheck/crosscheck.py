@@ -279,7 +279,10 @@ def run_real(scn, era, n, workdir):
         env = dict(os.environ)
         cmd = [sys.executable, str(HERE / "zfsfuse" / "run_b134.py"), "--work", str(Path(workdir) / "b134"),
                *common, "--bs", str(scn["bs"]), "--device", scn["device"], "--log", str(log),
-               "--max-arc-mb", str(scn["arc_max"] >> 20)]
+               "--max-arc-mb", str(scn["arc_max"] >> 20),
+               # dd iflag=direct: without it the kernel's FUSE read-ahead sends 128K reads to
+               # several daemon threads out of order and the old zfetch's streams vary run to run.
+               "--direct"]
     out = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if out.returncode != 0:
         raise RuntimeError(f"real code failed ({era}): {' '.join(cmd)}\n{out.stderr[-2000:]}")

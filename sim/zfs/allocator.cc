@@ -22,12 +22,13 @@
 //  * DF (metaslab_df_alloc / metaslab_block_picker): a cursor per alignment
 //    class (asize & -asize), one set for the primary and one for the secondary
 //    (ditto on the same vdev) metaslab; the block goes to the start of the free
-//    segment holding the cursor or the next one that fits, rounded up to the
-//    alignment before OpenZFS 2.0 (range-tree rewrite: no rounding since;
-//    `ziosim_df_align`); wrap to the start once when nothing fits after the
-//    cursor. On mirrors of 128 KiB
-//    records the old rounding leaves a 128 KiB slot after each txg's data,
-//    where that txg's and the next txgs' L1s go. The best-fit fallback
+//    segment holding the cursor or the next one that fits, not rounded up:
+//    metaslab_df_alloc calls metaslab_block_picker with an alignment of 1 in
+//    every era (since b117; zfs-0.8.0 metaslab.c, and so the zdb layouts of
+//    b134 and 2.1.11 show), the cursor alone depends on the alignment class;
+//    wrap to the start once when nothing fits after the cursor.
+//    `ziosim_df_align` rounds the start up to the alignment instead, as the
+//    first-fit allocator (metaslab_ff_alloc, a build option) does. The best-fit fallback
 //    (largest free segment < 128 KiB or < 4 % free; 2.x: 16 MiB search limit)
 //    is not modelled.
 //  * A block's second DVA (ditto) goes to the next top-level vdev's primary
@@ -209,7 +210,7 @@ class PoolSpace {
  public:
   PoolSpace(const Pool& pool, double fill, uint64_t seed) : pool_(pool), fill_(fill), seed_(seed) {
     const Tunables& t = pool.tunables();
-    // Aligned placement until the 2.0 range-tree rewrite (ziosim_df_align).
+    // Aligned placement: the first-fit allocator's, not DF's (ziosim_df_align).
     aligned_ = t.Bool("ziosim_df_align");
     const int64_t aliquot = t.Int("metaslab_aliquot");
     const bool per_data_disk = t.Choice("ziosim_aliquot_per") == "data_disks";

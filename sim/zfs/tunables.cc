@@ -137,8 +137,8 @@ constexpr TunableDef kTable[] = {
      .doc = "aliquot scaling: children (512K x children, <= OpenZFS 2.1) or data_disks (1M x (disks - parity), "
             "2.2+, c55b293287)"},
     {.name = "ziosim_df_align", .kind = K::kBool, .unit = "", .fallback = "false",
-     .doc = "DF allocation rounds a block's start up to its own alignment (asize & -asize): ZoL <= 0.8, "
-            "FreeBSD legacy ZFS; not since OpenZFS 2.0"},
+     .doc = "round a block's start up to its own alignment (asize & -asize), as the first-fit allocator "
+            "(metaslab_ff_ops, a build option) does; the default DF allocator never did (block_picker align 1)"},
     {.name = "zfs_default_ibs", .kind = K::kInt, .unit = "log2 bytes", .fallback = "17", .min = 12, .max = 17,
      .doc = "indirect block size shift: 17 (128K) since OpenZFS 7104 / ZoL 0.7, 14 (16K) before"},
     {.name = "zfs_txg_timeout", .kind = K::kInt, .unit = "s", .fallback = "5", .min = 1, .max = 3600,

@@ -310,12 +310,13 @@ TEST(AllocatorTest, IndirectBlocksFollowTheirLastChild) {
   ExpectNoOverlap(*p->pool, files);
 }
 
-// Before OpenZFS 2.0 DF rounds a block up to its alignment (asize & -asize):
-// on a mirror the data of the next txg starts at the next 128 KiB, and the L1s
-// fill the slot left after the previous txg's data.
+// With the first-fit allocator's rounding (ziosim_df_align; DF never rounds) a
+// block starts at a multiple of its alignment (asize & -asize): on a mirror the
+// data of the next txg starts at the next 128 KiB, and the L1s fill the slot
+// left after the previous txg's data.
 TEST(AllocatorTest, OldEraAlignsBlocksToTheirSize) {
   Tunables t = EraTunables(/*children=*/true);
-  t.Set("ziosim_df_align", "true", "test");  // ZoL <= 0.8
+  t.Set("ziosim_df_align", "true", "test");
   auto p = MakePool(kMirror, t);
   const auto files = AllocateFiles(*p->pool, {File(2 * kGiB)}, ParseLayoutPreset("sequential"), 1);
   const FileLayout& fl = files[0];
