@@ -10,8 +10,8 @@ device `fixed:latency=...,bandwidth=...,lanes=...`, which ziosim implements iden
     crosscheck.py run     [--matrix M] [--only NAME ...] [--era E] [--repeats N]
         runs each scenario on the real code and on ziosim, writes the real code's
         summaries to traces/crosscheck/ERA/NAME.json, prints the side-by-side table
-    crosscheck.py compare [--matrix M] [--only NAME ...] [--era E] [--json]
-        runs ziosim only, against the committed real summaries
+    crosscheck.py compare [--matrix M] [--only NAME ...] [--era E] [--json] [--set NAME=VALUE ...]
+        runs ziosim only, against the committed real summaries (--set: what-if tunables for ziosim)
 
 The metrics (summarize()): MB/s as the readers saw it, leaf reads and bytes, reads and
 bytes per leaf, disk/app amplification, share of leaf reads larger than one block's
@@ -41,6 +41,8 @@ REFS = ROOT / "traces" / "crosscheck"
 ERAS = ("openzfs-2.1", "onnv-134")
 LABEL_BYTES = 4 << 20
 READ_CLASSES = {"sync_read", "async_read", "scrub"}
+# `compare --set NAME=VALUE`: tunables given to the ziosim side only (what-if against the real runs).
+ZIOSIM_SETTINGS: list[str] = []
 SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
@@ -242,6 +244,8 @@ def run_ziosim(scn, era, n, workdir):
         cmd.append("--sparse")
     for k, v in scn["tunables"].items():
         cmd += ["--set", f"{k}={v}"]
+    for setting in ZIOSIM_SETTINGS:
+        cmd += ["--set", setting]
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"ziosim failed: {' '.join(cmd)}\n{out.stderr}")
@@ -403,6 +407,8 @@ def main(argv=None):
     ap.add_argument("--era", choices=ERAS, default=None)
     ap.add_argument("--repeats", type=int, default=None, help="real runs per point (default: the matrix's)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="compare: a tunable for the ziosim side only (repeatable)")
     args = ap.parse_args(argv)
     try:
         scenarios = load_matrix(args.matrix)
@@ -411,6 +417,9 @@ def main(argv=None):
             if unknown:
                 raise UsageError(f"--only: no scenario {sorted(unknown)[0]!r} in {args.matrix}")
             scenarios = [s for s in scenarios if s["name"] in args.only]
+        if args.set and args.command != "compare":
+            raise UsageError("--set: only with compare (the references are the real code's)")
+        ZIOSIM_SETTINGS[:] = args.set
         if args.repeats is not None:
             if args.repeats < 1:
                 raise UsageError("--repeats: must be at least 1")

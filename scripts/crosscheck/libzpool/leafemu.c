@@ -32,6 +32,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "../leafdev.h"
+
 /* Only the pointer type matters; libzpool's zfs_file_t is opaque to us. */
 typedef struct zfs_file zfs_file_t;
 typedef long long le_loff_t;
@@ -44,7 +46,6 @@ typedef int (*le_pwrite_fn)(zfs_file_t *, const void *, size_t, le_loff_t,
     ssize_t *);
 
 #define	LE_MAX_LEAVES	256
-#define	LE_MAX_LANES	1024
 #define	LE_MAX_FILES	1024
 
 static le_open_fn le_real_open;
@@ -55,7 +56,7 @@ static le_pwrite_fn le_real_pwrite;
 typedef struct le_leaf {
 	pthread_mutex_t	lock;
 	int64_t		in_flight;
-	int64_t		lane_free[LE_MAX_LANES];
+	int64_t		lane_free[LEAFDEV_MAX_LANES];
 } le_leaf_t;
 
 typedef struct le_rec {
@@ -80,9 +81,7 @@ static pthread_once_t le_once = PTHREAD_ONCE_INIT;
 static volatile int le_on;		/* phase on: log (+ emulate) */
 static int le_emulate;			/* device model configured */
 static int64_t le_origin_ns;		/* CLOCK_MONOTONIC at phase on */
-static int64_t le_lat_ns;
-static double le_bw;			/* bytes per second, 0 = infinite */
-static int le_lanes = 1;
+static leafdev_t le_dev;		/* the device model, from LEAFEMU_DEVICE */
 
 static pthread_mutex_t le_log_lock = PTHREAD_MUTEX_INITIALIZER;
 static le_rec_t *le_log;
@@ -208,15 +207,7 @@ le_io(int op, zfs_file_t *fp, void *buf, size_t len, le_loff_t off,
 	arrival = le_now() - origin;
 	inflight = ++lf->in_flight;
 	if (emulate) {
-		int best = 0;
-		for (int l = 1; l < le_lanes; l++)
-			if (lf->lane_free[l] < lf->lane_free[best])
-				best = l;
-		start = arrival > lf->lane_free[best] ?
-		    arrival : lf->lane_free[best];
-		double xfer = le_bw > 0 ? (double)len * 1e9 / le_bw : 0.0;
-		model_end = start + le_lat_ns + (int64_t)(xfer + 0.5);
-		lf->lane_free[best] = model_end;
+		model_end = leafdev_book(&le_dev, lf->lane_free, arrival, (int64_t)len, &start);
 	} else {
 		start = arrival;
 	}
@@ -276,95 +267,18 @@ zfs_file_pwrite(zfs_file_t *fp, const void *buf, size_t len, le_loff_t off,
 	return (le_io('W', fp, (void *)buf, len, off, resid));
 }
 
-/* "4ms", "250us", "1000000ns", "0.004s", bare number = ns. -1 on error. */
-static int64_t
-le_parse_time(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-	if (end == s || v < 0)
-		return (-1);
-	double mul;
-	if (*end == '\0' || strcmp(end, "ns") == 0)
-		mul = 1;
-	else if (strcmp(end, "us") == 0)
-		mul = 1e3;
-	else if (strcmp(end, "ms") == 0)
-		mul = 1e6;
-	else if (strcmp(end, "s") == 0)
-		mul = 1e9;
-	else
-		return (-1);
-	return ((int64_t)(v * mul + 0.5));
-}
-
-/* "150MB/s", "100MiB/s", "1e9B/s", "500KB/s". -1 on error. */
-static double
-le_parse_bw(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-	if (end == s || v < 0)
-		return (-1);
-	static const struct { const char *u; double m; } units[] = {
-		{ "B/s", 1 }, { "KB/s", 1e3 }, { "MB/s", 1e6 },
-		{ "GB/s", 1e9 }, { "KiB/s", 1024.0 },
-		{ "MiB/s", 1048576.0 }, { "GiB/s", 1073741824.0 },
-	};
-	for (size_t i = 0; i < sizeof (units) / sizeof (units[0]); i++)
-		if (strcmp(end, units[i].u) == 0)
-			return (v * units[i].m);
-	return (-1);
-}
-
-static void
-le_bad_device(const char *what)
-{
-	fprintf(stderr, "leafemu: bad LEAFEMU_DEVICE (%s); expected "
-	    "fixed:latency=4ms,bandwidth=150MB/s,lanes=1\n", what);
-	exit(2);
-}
-
 static void
 le_parse_device(void)
 {
 	const char *env = getenv("LEAFEMU_DEVICE");
+	char err[256];
 	le_emulate = 0;
 	if (env == NULL || *env == '\0')
 		return;
-	if (strncmp(env, "fixed:", 6) != 0)
-		le_bad_device(env);
-	char *copy = strdup(env + 6), *save = NULL;
-	int64_t lat = 0;
-	double bw = 0;
-	int lanes = 1;
-	for (char *tok = strtok_r(copy, ",", &save); tok != NULL;
-	    tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		if (eq == NULL)
-			le_bad_device(tok);
-		*eq = '\0';
-		const char *val = eq + 1;
-		if (strcmp(tok, "latency") == 0) {
-			if ((lat = le_parse_time(val)) < 0)
-				le_bad_device(val);
-		} else if (strcmp(tok, "bandwidth") == 0) {
-			if ((bw = le_parse_bw(val)) < 0)
-				le_bad_device(val);
-		} else if (strcmp(tok, "lanes") == 0) {
-			char *e;
-			long n = strtol(val, &e, 10);
-			if (*e != '\0' || n < 1 || n > LE_MAX_LANES)
-				le_bad_device(val);
-			lanes = (int)n;
-		} else {
-			le_bad_device(tok);
-		}
+	if (leafdev_parse(env, &le_dev, err, sizeof (err)) != 0) {
+		fprintf(stderr, "leafemu: LEAFEMU_DEVICE: %s\n", err);
+		exit(2);
 	}
-	free(copy);
-	le_lat_ns = lat;
-	le_bw = bw;
-	le_lanes = lanes;
 	le_emulate = 1;
 }
 
@@ -381,14 +295,12 @@ le_flush_log(void)
 		} else {
 			const char *dn = getenv("LEAFEMU_LOG_DONE");
 			int with_done = dn != NULL && strcmp(dn, "1") == 0;
-			fprintf(f, "leaf,op,offset,size,arrival_ns,start_ns,"
-			    "end_ns,in_flight%s\n", with_done ? ",done_ns" : "");
+			fprintf(f, "%s%s\n", LEAFDEV_CSV_HEADER,
+			    with_done ? ",done_ns" : "");
 			for (size_t i = 0; i < le_log_n; i++) {
 				le_rec_t *r = &le_log[i];
-				fprintf(f, "%d,%c,%" PRId64 ",%" PRId64 ",%"
-				    PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64,
-				    r->leaf, r->op, r->offset, r->size,
-				    r->arrival, r->start, r->end,
+				leafdev_write_row(f, r->leaf, r->op, r->offset,
+				    r->size, r->arrival, r->start, r->end,
 				    r->in_flight);
 				if (with_done)
 					fprintf(f, ",%" PRId64, r->done);

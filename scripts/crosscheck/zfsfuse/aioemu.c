@@ -61,13 +61,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "../leafdev.h"
+
 #define MAX_LEAVES 64
-#define MAX_LANES 64
 
 typedef struct {
 	char path[4096];
 	pthread_mutex_t lock;
-	int64_t lane_free[MAX_LANES];
+	int64_t lane_free[LEAFDEV_MAX_LANES];
 	int64_t *ends;		/* end times of I/Os possibly still in flight */
 	size_t nends, capends;
 } leaf_t;
@@ -96,10 +97,8 @@ typedef struct {
 
 static leaf_t leaves[MAX_LEAVES];
 static int nleaves;
-static int64_t dev_latency_ns;
-static double dev_bw;		/* bytes per second, 0 = infinite */
-static int dev_lanes = 1;
-static int dev_ok;
+/* The device model; without LEAFEMU_DEVICE (or "none") I/O takes no time. */
+static leafdev_t dev = { 0, INFINITY, 1 };
 
 static volatile int emul_on;
 static int64_t phase_start;
@@ -132,84 +131,18 @@ die(const char *msg)
 	_exit(111);
 }
 
-/* ---- device spec parsing ---- */
-
-static int64_t
-parse_time(const char *s)
-{
-	char *e;
-	double v = strtod(s, &e);
-	if (e == s)
-		return -1;
-	if (!strcmp(e, "ns") || !*e)
-		return (int64_t)v;
-	if (!strcmp(e, "us"))
-		return (int64_t)(v * 1e3);
-	if (!strcmp(e, "ms"))
-		return (int64_t)(v * 1e6);
-	if (!strcmp(e, "s"))
-		return (int64_t)(v * 1e9);
-	return -1;
-}
-
-static double
-parse_bw(const char *s)
-{
-	char *e;
-	double v = strtod(s, &e);
-	if (e == s)
-		return -1;
-	if (!strcmp(e, "B/s") || !*e)
-		return v;
-	if (!strcmp(e, "KB/s"))
-		return v * 1e3;
-	if (!strcmp(e, "MB/s"))
-		return v * 1e6;
-	if (!strcmp(e, "GB/s"))
-		return v * 1e9;
-	if (!strcmp(e, "KiB/s"))
-		return v * 1024.0;
-	if (!strcmp(e, "MiB/s"))
-		return v * 1048576.0;
-	if (!strcmp(e, "GiB/s"))
-		return v * 1073741824.0;
-	return -1;
-}
+/* ---- device spec ---- */
 
 static void
 parse_device(const char *spec)
 {
-	char buf[1024], *tok, *save;
-	if (!spec || !*spec) {
-		dev_ok = 0;
+	char err[256], msg[300];
+	if (!spec || !*spec || !strcmp(spec, "none"))
 		return;
+	if (leafdev_parse(spec, &dev, err, sizeof (err)) != 0) {
+		snprintf(msg, sizeof (msg), "LEAFEMU_DEVICE: %s", err);
+		die(msg);
 	}
-	if (strncmp(spec, "fixed:", 6) != 0)
-		die("LEAFEMU_DEVICE: only fixed:... is supported");
-	snprintf(buf, sizeof (buf), "%s", spec + 6);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	    tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		if (!eq)
-			die("LEAFEMU_DEVICE: expected key=value");
-		*eq++ = 0;
-		if (!strcmp(tok, "latency")) {
-			dev_latency_ns = parse_time(eq);
-			if (dev_latency_ns < 0)
-				die("LEAFEMU_DEVICE: bad latency");
-		} else if (!strcmp(tok, "bandwidth")) {
-			dev_bw = parse_bw(eq);
-			if (dev_bw < 0)
-				die("LEAFEMU_DEVICE: bad bandwidth");
-		} else if (!strcmp(tok, "lanes")) {
-			dev_lanes = atoi(eq);
-			if (dev_lanes < 1 || dev_lanes > MAX_LANES)
-				die("LEAFEMU_DEVICE: bad lanes");
-		} else {
-			die("LEAFEMU_DEVICE: unknown key");
-		}
-	}
-	dev_ok = 1;
 }
 
 /* ---- leaves ---- */
@@ -241,7 +174,7 @@ device_book(int li, int op, int64_t off, int64_t size)
 {
 	int64_t a = now_ns(), start, end;
 	leaf_t *L;
-	int best = 0, inflight;
+	int inflight;
 	size_t j, k;
 
 	if (li < 0 || !emul_on)
@@ -249,14 +182,7 @@ device_book(int li, int op, int64_t off, int64_t size)
 	L = &leaves[li];
 	pthread_mutex_lock(&L->lock);
 	a = now_ns();
-	for (int i = 1; i < dev_lanes; i++)
-		if (L->lane_free[i] < L->lane_free[best])
-			best = i;
-	start = a > L->lane_free[best] ? a : L->lane_free[best];
-	end = start + (dev_ok ? dev_latency_ns : 0);
-	if (dev_ok && dev_bw > 0)
-		end += (int64_t)((double)size * 1e9 / dev_bw);
-	L->lane_free[best] = end;
+	end = leafdev_book(&dev, L->lane_free, a, size, &start);
 	for (j = 0, k = 0; j < L->nends; j++)
 		if (L->ends[j] > a)
 			L->ends[k++] = L->ends[j];
@@ -502,12 +428,13 @@ sigsys_handler(int sig, siginfo_t *si, void *ucv)
 
 /* ---- symbol interposition ---- */
 
-ssize_t
-pread64(int fd, void *buf, size_t n, off_t off)
+/* A synchronous leaf I/O: the real one at once, then the device's completion time. */
+static ssize_t
+sync_leaf_io(int fd, int op, void *buf, size_t n, off_t off)
 {
 	int li = (emul_on && nleaves) ? fd_leaf(fd) : -1;
-	int64_t due = li >= 0 ? device_book(li, 'R', off, n) : 0;
-	ssize_t r = real_pread64(fd, buf, n, off);
+	int64_t due = li >= 0 ? device_book(li, op, off, n) : 0;
+	ssize_t r = op == 'R' ? real_pread64(fd, buf, n, off) : real_pwrite64(fd, buf, n, off);
 	if (li >= 0) {
 		int e = errno;
 		sleep_until(due);
@@ -517,17 +444,15 @@ pread64(int fd, void *buf, size_t n, off_t off)
 }
 
 ssize_t
+pread64(int fd, void *buf, size_t n, off_t off)
+{
+	return sync_leaf_io(fd, 'R', buf, n, off);
+}
+
+ssize_t
 pwrite64(int fd, const void *buf, size_t n, off_t off)
 {
-	int li = (emul_on && nleaves) ? fd_leaf(fd) : -1;
-	int64_t due = li >= 0 ? device_book(li, 'W', off, n) : 0;
-	ssize_t r = real_pwrite64(fd, buf, n, off);
-	if (li >= 0) {
-		int e = errno;
-		sleep_until(due);
-		errno = e;
-	}
-	return r;
+	return sync_leaf_io(fd, 'W', (void *)buf, n, off);
 }
 
 /* Never let a thread block SIGSYS: a blocked trap signal kills the process. */
@@ -566,12 +491,11 @@ write_log(const char *path)
 		fprintf(stderr, "aioemu: cannot write %s\n", path);
 		return;
 	}
-	fprintf(f, "leaf,op,offset,size,arrival_ns,start_ns,end_ns,in_flight\n");
+	fprintf(f, "%s\n", LEAFDEV_CSV_HEADER);
 	for (size_t i = 0; i < nrecs; i++) {
 		rec_t *r = &recs[i];
-		fprintf(f, "%d,%c,%lld,%lld,%lld,%lld,%lld,%d\n", r->leaf, r->op,
-		    (long long)r->off, (long long)r->size, (long long)r->arr,
-		    (long long)r->start, (long long)r->end, r->inflight);
+		leafdev_write_row(f, r->leaf, r->op, r->off, r->size, r->arr, r->start, r->end, r->inflight);
+		fputc('\n', f);
 	}
 	fclose(f);
 	snprintf(stats, sizeof (stats), "%s.emu.json", path);

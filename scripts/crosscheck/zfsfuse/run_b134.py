@@ -182,7 +182,7 @@ def ensure_packages(cache):
 def build_lib(work):
     src = os.path.join(HERE, "aioemu.c")
     out = os.path.join(work, "libaioemu.so")
-    run(["cc", "-O2", "-Wall", "-shared", "-fPIC", "-o", out, src, "-lpthread", "-ldl"])
+    run(["cc", "-O2", "-Wall", "-shared", "-fPIC", "-o", out, src, "-lpthread", "-ldl", "-lm"])
     return out
 
 
