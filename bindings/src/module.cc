@@ -21,6 +21,7 @@
 #include "models/device/ssd_params.h"
 #include "models/disksim/disksim_import.h"
 #include "models/policy/mirror_policy.h"
+#include "models/policy/plugin_policy.h"
 #include "models/vdev/raidz_map.h"
 #include "sim/core/invariants.h"
 #include "sim/core/simulation.h"
@@ -817,6 +818,7 @@ PYBIND11_MODULE(_ziosim, m) {
         py::arg("volblocksize"), py::arg("volsize"), py::arg("layout"), py::arg("primarycache"),
         py::arg("arc_max"), py::arg("l2arc"), py::arg("seed"));
   m.def("mirror_policies", &MirrorPolicyTable);
+  m.def("load_mirror_policy_plugin", &LoadMirrorPolicyPlugin, py::arg("path"));
   m.def("fio", &Fio, py::arg("job_text"), py::arg("job_name"), py::arg("target"), py::arg("pool_options_given"),
         py::arg("ashift"), py::arg("profile"), py::arg("settings"), py::arg("recordsize"), py::arg("compression"),
         py::arg("layout"), py::arg("primarycache"), py::arg("arc_max"), py::arg("l2arc"), py::arg("seed"));

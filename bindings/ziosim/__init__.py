@@ -44,7 +44,15 @@ from .api import (
     workload,
     writers,
 )
-from .policy import MirrorChild, MirrorRead, mirror_policy, register_mirror_policy, registered_policies
+from .policy import (
+    MirrorChild,
+    MirrorRead,
+    load_mirror_policy_plugin,
+    mirror_policy,
+    plugin_include_dir,
+    register_mirror_policy,
+    registered_policies,
+)
 from .sweep import grid_points, sweep
 
 __version__ = "0.1.0"
@@ -58,6 +66,8 @@ __all__ = [
     "fio",
     "drives",
     "grid_points",
+    "load_mirror_policy_plugin",
+    "plugin_include_dir",
     "mirror_policies",
     "mirror_policy",
     "plot",

@@ -81,6 +81,39 @@ def registered_policies() -> dict[str, tuple[Callable[..., int], str]]:
         return dict(_registered)
 
 
+_plugins: list[str] = []
+
+
+def load_mirror_policy_plugin(path: str) -> str:
+    """Loads a mirror policy plug-in, a C shared library built against
+    ``models/policy/plugin/ziosim_mirror_plugin.h``, and returns the name it registered
+    (select it with ``tunables={"mirror_policy": name}``). Loading the same file again
+    is a no-op. :func:`ziosim.sweep` loads the plug-ins of this process in its workers too.
+    """
+    name = _ziosim.load_mirror_policy_plugin(str(path))
+    with _lock:
+        if str(path) not in _plugins:
+            _plugins.append(str(path))
+    return name
+
+
+def plugin_include_dir() -> str:
+    """The folder holding ``ziosim_mirror_plugin.h``, for ``cc -I`` when building a plug-in."""
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    for d in (here / "include", here.parents[2] / "models" / "policy" / "plugin"):  # wheel, build/python
+        if (d / "ziosim_mirror_plugin.h").exists():
+            return str(d)
+    raise FileNotFoundError("ziosim_mirror_plugin.h is not installed with this package")
+
+
+def loaded_plugins() -> list[str]:
+    """Paths of the mirror policy plug-ins loaded from Python in this process, in load order."""
+    with _lock:
+        return list(_plugins)
+
+
 def _install(policies: dict[str, tuple[Callable[..., int], str]]) -> None:
     """Registers `policies` (as from registered_policies()) in this process: used by sweep's workers."""
     for name, (fn, doc) in policies.items():

@@ -81,7 +81,9 @@ def _load(payload: bytes) -> Callable[..., Any]:
     if fn is None:
         import cloudpickle
 
-        fn, policies = cloudpickle.loads(payload)
+        fn, policies, plugins = cloudpickle.loads(payload)
+        for path in plugins:
+            _policy.load_mirror_policy_plugin(path)
         _policy._install({name: cloudpickle.loads(blob) for name, blob in policies.items()})
         _loaded[key] = fn
     return fn
@@ -173,7 +175,7 @@ def sweep(
 
     import cloudpickle
 
-    payload = cloudpickle.dumps((fn, _shippable_policies()))
+    payload = cloudpickle.dumps((fn, _shippable_policies(), _policy.loaded_plugins()))
     if client is not None:
         _sweep_dask(client, payload, points, results, progress)
     else:

@@ -75,10 +75,10 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener, publi
 
   std::unique_ptr<Device> device_;
   std::unique_ptr<VdevQueue> queue_;
-  VdevCache cache_;
-  ZioPriority cache_fill_priority_;
   std::deque<DeviceRequest> held_;  // block layer: waiting for a free device tag
   int64_t max_command_bytes_;
+  VdevCache cache_;
+  ZioPriority cache_fill_priority_;
   bool faulted_ = false;
   LeafStats stats_;
   SimTime depth_since_ = 0;

@@ -43,6 +43,8 @@ LABEL_BYTES = 4 << 20
 READ_CLASSES = {"sync_read", "async_read", "scrub"}
 # `compare --set NAME=VALUE`: tunables given to the ziosim side only (what-if against the real runs).
 ZIOSIM_SETTINGS: list[str] = []
+# `--plugin FILE.so`: mirror policy plug-ins the ziosim side loads (select one with --set mirror_policy=NAME).
+ZIOSIM_PLUGINS: list[str] = []
 SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
@@ -235,7 +237,8 @@ def run_ziosim(scn, era, n, workdir):
     first, length = read_range(scn)
     log = Path(workdir) / f"ziosim-{era}-{scn['name']}-{n}.csv"
     bs = scn["bs"] if era == "openzfs-2.1" else min(scn["bs"], 128 << 10)  # FUSE hands b134 128K reads
-    cmd = [ziosim_bin(), "readers", "--pool", ziosim_pool(scn), "--readers", str(n), "--profile", era,
+    cmd = [ziosim_bin(), *[a for p in ZIOSIM_PLUGINS for a in ("--policy-plugin", p)], "readers",
+           "--pool", ziosim_pool(scn), "--readers", str(n), "--profile", era,
            "--ashift", str(scn["ashift"]), "--recordsize", str(scn["recordsize"]), "--file-size",
            str(scn["file_size"]), "--bs", str(bs), "--primarycache", scn["primarycache"],
            "--read-offset", str(first), "--read-bytes", str(length), "--arc-max", str(scn["arc_max"]),
@@ -409,6 +412,8 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="compare: a tunable for the ziosim side only (repeatable)")
+    ap.add_argument("--plugin", action="append", default=[], metavar="FILE.so",
+                    help="a mirror policy plug-in for the ziosim side (repeatable; select it with --set)")
     args = ap.parse_args(argv)
     try:
         scenarios = load_matrix(args.matrix)
@@ -420,6 +425,7 @@ def main(argv=None):
         if args.set and args.command != "compare":
             raise UsageError("--set: only with compare (the references are the real code's)")
         ZIOSIM_SETTINGS[:] = args.set
+        ZIOSIM_PLUGINS[:] = [str(Path(p).resolve()) for p in args.plugin]
         if args.repeats is not None:
             if args.repeats < 1:
                 raise UsageError("--repeats: must be at least 1")

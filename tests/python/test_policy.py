@@ -9,7 +9,7 @@ import pytest
 
 import ziosim
 
-from conftest import MIRROR
+from conftest import MIRROR, REPO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "examples"))
 from policy_overhead import make_load_locality  # noqa: E402
@@ -94,3 +94,36 @@ def test_listed_in_mirror_policies():
     p = ziosim.mirror_policies().set_index("name")
     assert bool(p.loc["test_always_d1", "python"]) and p.loc["test_always_d1", "doc"] == "Every read to child 1."
     assert not bool(p.loc["load_locality", "python"])
+
+
+# ---- C plug-ins (models/policy/plugin/ziosim_mirror_plugin.h) ----
+
+PORT_PLUGIN = REPO / "build" / "port_load_locality.so"
+
+
+def test_c_plugin_chooses_as_the_builtin_and_travels_to_sweep_workers():
+    if not PORT_PLUGIN.exists():
+        pytest.skip(f"{PORT_PLUGIN} not built (cmake --build build builds the example plug-in with the tests)")
+    name = ziosim.load_mirror_policy_plugin(str(PORT_PLUGIN))
+    assert name == "port_load_locality"
+    assert name in set(ziosim.mirror_policies()["name"])
+    kw = dict(profile="openzfs-2.1", readers=[1, 4], file_size="32M")
+    builtin = ziosim.readers("mirror 2xwd-re4-1tb", tunables={"mirror_policy": "load_locality"}, **kw)
+    port = ziosim.readers("mirror 2xwd-re4-1tb", tunables={"mirror_policy": name}, **kw)
+    assert list(port["throughput_mb_s"]) == list(builtin["throughput_mb_s"])
+    grid = {"tunables": [{"mirror_policy": p} for p in ("load_locality", name)]}
+    swept = ziosim.sweep(lambda **k: ziosim.readers("mirror 2xwd-re4-1tb", **kw, **k), grid, workers=2,
+                         progress=False)
+    by_policy = {p: list(f["throughput_mb_s"]) for p, f in swept.groupby("policy", observed=True)}
+    assert by_policy[name] == by_policy["load_locality"]
+
+
+def test_c_plugin_errors_name_the_file():
+    with pytest.raises(ValueError, match="/nonexistent/x.so: cannot load the mirror policy plug-in"):
+        ziosim.load_mirror_policy_plugin("/nonexistent/x.so")
+
+
+def test_plugin_header_ships_with_the_package():
+    from pathlib import Path
+
+    assert (Path(ziosim.plugin_include_dir()) / "ziosim_mirror_plugin.h").exists()

@@ -5,6 +5,7 @@
 #include "sim/workload/block_read.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -162,7 +163,7 @@ TEST(BlockReadTest, StripesOverTopLevelVdevs) {
 
 TEST(BlockReadTest, IoLogHasOneLinePerLeafZio) {
   BlockReadOptions o = Seq("mirror 2xwd-re4-1tb", "freebsd-9", 2, 50);
-  o.io_log_path = ::testing::TempDir() + "/block_read_io_log.csv";
+  o.io_log_path = ::testing::TempDir() + "/block_read_io_log_" + std::to_string(::getpid()) + ".csv";
   RunBlockRead(o);
   std::ifstream f(o.io_log_path);
   std::string line;

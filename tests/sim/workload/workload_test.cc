@@ -9,22 +9,24 @@
 #include <fstream>
 #include <string>
 
+#include "tests/test_util.h"
+
 namespace ziosim {
 namespace {
 
-// A small database-like mix so the tests run quickly.
+// A small database-like mix so the tests run quickly, in a file of its own
+// (ctest runs the tests of this file in parallel processes).
 class SmallDatabase {
  public:
-  SmallDatabase() : path_(::testing::TempDir() + "workload_test_db.toml") {
-    std::ofstream(path_) << "description = \"small database\"\nfiles = 1\nfile_size = \"64M\"\n"
-                            "recordsize = \"8K\"\nthreads = 4\nread_pct = 50\nrandom_pct = 100\n"
-                            "sync = \"o_dsync\"\nio_sizes = [[\"8K\", 100]]\n";
-  }
-  ~SmallDatabase() { std::remove(path_.c_str()); }
-  const std::string& path() const { return path_; }
+  SmallDatabase()
+      : file_("workload_test_db.toml",
+              "description = \"small database\"\nfiles = 1\nfile_size = \"64M\"\n"
+              "recordsize = \"8K\"\nthreads = 4\nread_pct = 50\nrandom_pct = 100\n"
+              "sync = \"o_dsync\"\nio_sizes = [[\"8K\", 100]]\n") {}
+  const std::string& path() const { return file_.path(); }
 
  private:
-  std::string path_;
+  test::TempFile file_;
 };
 
 WorkloadOptions Options(const SmallDatabase& db, const std::string& pool) {
