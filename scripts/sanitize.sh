@@ -10,11 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${ZIOSIM_SANITIZE_BUILD:-build-sanitize}
 CLANG=${CXX:-clang++-14}
+CLANG_C=${CC:-clang-14}  # the C example plug-in the tests dlopen must share the binary's ASan runtime
 JOBS=$(nproc)
 
 # -O1 keeps the sanitizers' stack traces exact at a fraction of -O0's run time;
 # asserts stay on (no NDEBUG). The Python module and benchmarks are not built here.
-cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B "$BUILD" -DCMAKE_CXX_COMPILER="$CLANG" -DCMAKE_C_COMPILER="$CLANG_C" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DZIOSIM_SANITIZE=ON -DZIOSIM_FUZZ=ON -DZIOSIM_BUILD_PYTHON=OFF -DZIOSIM_BUILD_BENCH=OFF >/dev/null
 cmake --build "$BUILD" -j"$JOBS"
