@@ -19,10 +19,13 @@
 //    (the pre-2019 rule); no block straddles a metaslab; metaslabs are used in
 //    ascending order (the LBA weight and the segment weight both pick the
 //    lowest one on an even pool).
-//  * DF (metaslab_df_alloc / metaslab_block_picker): a cursor per alignment
-//    class (asize & -asize), one set for the primary and one for the secondary
-//    (ditto on the same vdev) metaslab; the block goes to the start of the free
-//    segment holding the cursor or the next one that fits, not rounded up:
+//  * DF (metaslab_df_alloc / metaslab_block_picker): in each metaslab a cursor
+//    per alignment class (asize & -asize: ms_lbas[], sm_ppd in 2010), one set
+//    for the primary and one for the secondary (ditto on the same vdev) use; a
+//    block goes to the active metaslab while it fits there, else to the next
+//    one up (so a small L1 lands behind the data in the metaslab being filled,
+//    not in the tail gap a previous metaslab kept), at the start of the free
+//    segment holding the class cursor or the next one that fits, not rounded up:
 //    metaslab_df_alloc calls metaslab_block_picker with an alignment of 1 in
 //    every era (since b117; zfs-0.8.0 metaslab.c, and so the zdb layouts of
 //    b134 and 2.1.11 show), the cursor alone depends on the alignment class;
@@ -230,6 +233,7 @@ class PoolSpace {
       top.aliquot = aliquot * std::max(1, per_data_disk ? children - parity : children);
       top.quantum = sector * (parity + 1);
       top.materialized.assign(static_cast<size_t>(top.ms_count), false);
+      for (auto& c : top.cursor) c.assign(static_cast<size_t>(top.ms_count), {});
       top.alloc = std::llround(static_cast<double>(top.usable) * fill_);
       tops_.push_back(std::move(top));
     }
@@ -331,8 +335,10 @@ class PoolSpace {
     // a segment never crosses a metaslab boundary.
     std::map<int64_t, int64_t> free;
     std::vector<bool> materialized;   // per metaslab: its free segments are in `free`
-    // DF cursors per alignment class (log2), for the primary [0] and secondary [1] metaslab.
-    std::array<std::array<int64_t, 64>, 2> cursor{};
+    // DF cursors per metaslab and alignment class (log2), as ms_lbas[] (sm_ppd in 2010) live in
+    // each metaslab; [0] primary, [1] secondary. 0: the metaslab's start.
+    std::array<std::vector<std::array<int64_t, 64>>, 2> cursor;
+    std::array<int64_t, 2> active{0, 0};  // the metaslab each slot allocates from
     std::array<std::pair<int64_t, int64_t>, 4> asize_cache{};  // (psize, asize); psize 0 = empty
     size_t asize_next = 0;
   };
@@ -426,22 +432,38 @@ class PoolSpace {
     v.alloc += asize;
   }
 
-  // DF: first fit from the class cursor of `slot`, not below `min_off`; wraps once.
+  // DF in metaslab m: first fit from m's class cursor, not below `min_off`; wraps once within m.
+  int64_t FitIn(int t, int64_t m, int slot, int cls, int64_t asize, int64_t min_off) {
+    Top& v = tops_[t];
+    const int64_t start = std::max(m << v.ms_shift, min_off);
+    const int64_t end = (m + 1) << v.ms_shift;
+    int64_t& cursor = v.cursor[slot][static_cast<size_t>(m)][cls];
+    const int64_t from = std::max(cursor, start);
+    int64_t off = FirstFit(t, from, end, asize);
+    if (off < 0 && from > start) off = FirstFit(t, start, from, asize);
+    if (off >= 0) cursor = off + asize;
+    return off;
+  }
+
+  // metaslab_group_alloc: the slot's active metaslab while the block fits there, else the
+  // next one up that holds it (the LBA weight ranks the lower of equally free ones first;
+  // the lower ones are full), wrapping to the first metaslab at or above `min_off`.
   int64_t AllocIn(int t, int64_t asize, int slot, int64_t min_off) {
     Top& v = tops_[t];
     if (v.usable - v.alloc < asize || (min_off == 0 && asize >= v.failed_min)) return -1;
     const int cls = std::countr_zero(static_cast<uint64_t>(asize));
-    int64_t& cursor = v.cursor[slot][cls];
-    const int64_t from = std::max(cursor, min_off);
-    int64_t off = FirstFit(t, from, v.usable, asize);
-    if (off < 0 && from > min_off) off = FirstFit(t, min_off, from, asize);
-    if (off < 0) {
-      if (min_off == 0) v.failed_min = std::min(v.failed_min, asize);
-      return -1;
+    const int64_t first = min_off >> v.ms_shift;
+    const int64_t from = std::max(v.active[slot], first);
+    for (int64_t k = 0; k < v.ms_count - first; ++k) {
+      const int64_t m = first + (from - first + k) % (v.ms_count - first);
+      const int64_t off = FitIn(t, m, slot, cls, asize, min_off);
+      if (off < 0) continue;
+      Carve(t, off, asize);
+      v.active[slot] = m;
+      return off;
     }
-    Carve(t, off, asize);
-    cursor = off + asize;
-    return off;
+    if (min_off == 0) v.failed_min = std::min(v.failed_min, asize);
+    return -1;
   }
 
   // A second copy on the vdev of the first: in a metaslab at least vdev_asize/8 away.
