@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define LEAFDEV_MAX_LANES 1024
 #define LEAFDEV_CSV_HEADER "leaf,op,offset,size,arrival_ns,start_ns,end_ns,in_flight"
@@ -29,6 +30,15 @@ typedef struct {
 	double bandwidth;	/* bytes per second */
 	int lanes;
 } leafdev_t;
+
+/* CLOCK_MONOTONIC in ns: the clock of the device model and of the logs. */
+static inline int64_t
+leafdev_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+}
 
 /* "4ms", "250us", "1000000ns", "0.004s"; a bare number is ns. -1 if bad. */
 static inline int64_t

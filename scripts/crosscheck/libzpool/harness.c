@@ -35,6 +35,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "../leafdev.h"
+
 #define	ZH_POOL		"zh"
 #define	ZH_DS		"zh/ds"
 #define	ZH_MAX_LEAVES	64
@@ -498,9 +500,7 @@ vdev_stat_update(zio_t *zio, uint64_t psize)
 static uint64_t
 zh_now_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+	return ((uint64_t)leafdev_now_ns());
 }
 
 /* splitmix64: deterministic data from --seed. */

@@ -90,9 +90,7 @@ static size_t le_log_cap, le_log_n, le_log_dropped;
 static int64_t
 le_now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec);
+	return (leafdev_now_ns());
 }
 
 static void

@@ -119,9 +119,7 @@ static int (*real_sigprocmask)(int, const sigset_t *, sigset_t *);
 static int64_t
 now_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	return leafdev_now_ns();
 }
 
 static void
