@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <charconv>
-#include <cstdio>
 #include <utility>
 
 #include "sim/core/status.h"
@@ -37,14 +36,6 @@ bool ParseYesNo(std::string_view key, std::string_view value) {
 
 SimTime FixedDeviceParams::ServiceNs(int64_t size_bytes) const {
   return latency_ns + static_cast<SimTime>(std::llround(static_cast<double>(size_bytes) * 1e9 / bandwidth_bytes_s));
-}
-
-std::string FixedDeviceParams::Spelling() const {
-  char rate[64];
-  std::snprintf(rate, sizeof rate, "%.17gB/s", bandwidth_bytes_s);
-  return std::string(kFixedDevicePrefix) + "latency=" + std::to_string(latency_ns) + "ns,bandwidth=" + rate +
-         ",lanes=" + std::to_string(lanes) + ",rotational=" + (rotational ? "yes" : "no") +
-         ",capacity=" + std::to_string(capacity_bytes) + ",depth=" + std::to_string(queue_depth);
 }
 
 FixedDeviceParams ParseFixedDevice(std::string_view text) {

@@ -34,8 +34,6 @@ struct FixedDeviceParams {
 
   // Service time of one command of `size_bytes`.
   SimTime ServiceNs(int64_t size_bytes) const;
-  // The canonical spelling, "fixed:latency=...,..." (ParseFixedDevice reads it back).
-  std::string Spelling() const;
 };
 
 // Parses "fixed:KEY=VALUE,..." (latency and bandwidth required). Throws InputError

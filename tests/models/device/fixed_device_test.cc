@@ -30,7 +30,7 @@ class Recorder : public DeviceListener {
   std::vector<Done> log;
 };
 
-TEST(FixedDeviceTest, ParsesEveryKeyAndRoundTrips) {
+TEST(FixedDeviceTest, ParsesEveryKey) {
   const FixedDeviceParams p =
       ParseFixedDevice("fixed:latency=4ms,bandwidth=150MB/s,lanes=2,rotational=yes,capacity=4G,depth=64");
   EXPECT_EQ(p.latency_ns, 4 * kNsPerMs);
@@ -39,11 +39,6 @@ TEST(FixedDeviceTest, ParsesEveryKeyAndRoundTrips) {
   EXPECT_TRUE(p.rotational);
   EXPECT_EQ(p.capacity_bytes, int64_t{4} << 30);
   EXPECT_EQ(p.queue_depth, 64);
-  const FixedDeviceParams back = ParseFixedDevice(p.Spelling());
-  EXPECT_EQ(back.latency_ns, p.latency_ns);
-  EXPECT_DOUBLE_EQ(back.bandwidth_bytes_s, p.bandwidth_bytes_s);
-  EXPECT_EQ(back.lanes, p.lanes);
-  EXPECT_EQ(back.capacity_bytes, p.capacity_bytes);
   // MiB/s is binary, and a 128 KiB read at 150 MB/s takes 873.813 us (rounded to the ns).
   EXPECT_DOUBLE_EQ(ParseFixedDevice("fixed:latency=1us,bandwidth=1MiB/s").bandwidth_bytes_s, 1048576.0);
   EXPECT_EQ(p.ServiceNs(128 << 10), 4 * kNsPerMs + 873813);
