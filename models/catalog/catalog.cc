@@ -413,6 +413,11 @@ DriveSpec ResolveDrive(const std::string& name_or_path) {
   return LoadCatalogEntry(name_or_path);
 }
 
+QueuePolicy NativeQueuePolicy(const DriveSpec& spec) {
+  const bool ncq = spec.kind == DriveSpec::Kind::kHdd && spec.hdd.queue_depth > 1;
+  return ncq ? QueuePolicy::kSptf : QueuePolicy::kFifo;
+}
+
 std::unique_ptr<Device> MakeDevice(Simulation* sim, const std::string& device_name, const DriveSpec& spec,
                                    QueuePolicy policy) {
   if (spec.kind == DriveSpec::Kind::kSsd) return std::make_unique<SsdDevice>(sim, device_name, spec.ssd);

@@ -65,6 +65,10 @@ std::vector<DriveSpec> CatalogDrives();
 // The catalog's names, sorted.
 std::vector<std::string> CatalogNames();
 
+// How the drive itself orders its queue: an HDD with NCQ (queue depth > 1) by
+// shortest positioning time, anything else in arrival order.
+QueuePolicy NativeQueuePolicy(const DriveSpec& spec);
+
 // An HddDevice, SsdDevice or FixedDevice for `spec`; `policy` applies to HDDs (an SSD serves in arrival order).
 std::unique_ptr<Device> MakeDevice(Simulation* sim, const std::string& device_name, const DriveSpec& spec,
                                    QueuePolicy policy);

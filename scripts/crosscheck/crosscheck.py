@@ -5,17 +5,21 @@ Two real implementations run here in userspace (see ../shared/reference/real-zfs
 OpenZFS 2.1.11 through libzpool (libzpool/zpool_harness + libleafemu.so) and ONNV b134
 through zfs-fuse (zfsfuse/run_b134.py). Both serve every leaf I/O from the reference
 device `fixed:latency=...,bandwidth=...,lanes=...`, which ziosim implements identically
-(models/device/fixed_device.h), so what differs is the ZFS layer.
+(models/device/fixed_device.h), so what differs is the ZFS layer. Under libzpool a scenario's
+device may also be a catalog drive (`device = "wd-re4-1tb"`): ziosim's own HDD or SSD model then
+serves the real code's leaf I/O in real time (libziosim_realtime.so), each leaf a whole drive.
 
-    crosscheck.py run     [--matrix M] [--only NAME ...] [--era E] [--repeats N]
+    crosscheck.py run     [--matrix M] [--only NAME ...] [--era E] [--repeats N] [--refs DIR]
         runs each scenario on the real code and on ziosim, writes the real code's
-        summaries to traces/crosscheck/ERA/NAME.json, prints the side-by-side table
-    crosscheck.py compare [--matrix M] [--only NAME ...] [--era E] [--json] [--set NAME=VALUE ...]
+        summaries to traces/crosscheck/ERA/NAME.json (or DIR/ERA/NAME.json), prints the table
+    crosscheck.py compare [--matrix M] [--only NAME ...] [--era E] [--json] [--histograms] [--refs DIR]
+                          [--set NAME=VALUE ...] [--plugin FILE.so ...]
         runs ziosim only, against the committed real summaries (--set: what-if tunables for ziosim)
 
 The metrics (summarize()): MB/s as the readers saw it, leaf reads and bytes, reads and
 bytes per leaf, disk/app amplification, share of leaf reads larger than one block's
-column (aggregated), mean run length of one mirror child in issue order, most I/Os in
+column (aggregated), share of issued leaf reads in the async (prefetch) class (libzpool only:
+from its vdev_stat_ex), mean run length of one mirror child in issue order, most I/Os in
 one leaf's device at once, the size histogram, prefetch run-ahead past a range read,
 and byte ranges read from two mirror children.
 """
@@ -107,10 +111,33 @@ def load_matrix(path):
         for era in scn["eras"]:
             if era not in ERAS:
                 raise UsageError(f"{where}: eras: {era!r} is not one of {', '.join(ERAS)}")
+        if not scn["device"].startswith("fixed:"):
+            apply_drive(scn, s, where)
         if scn["read"] not in ("whole", "holes") and not scn["read"].startswith("range:"):
             raise UsageError(f"{where}: read: {scn['read']!r} is not whole, holes or range:OFFSET:LENGTH")
         out.append(scn)
     return out
+
+
+def catalog():
+    out = subprocess.run([ziosim_bin(), "drives", "--json"], capture_output=True, text=True, check=True)
+    return {d["name"]: d for d in json.loads(out.stdout)}
+
+
+def apply_drive(scn, given, where):
+    """A catalog drive as the device: each leaf is the whole drive, rotating if it is an HDD."""
+    drives = catalog()
+    drive = drives.get(scn["device"])
+    if drive is None:
+        raise UsageError(f"{where}: device: {scn['device']!r} is neither fixed:... nor a catalog drive "
+                         f"({', '.join(sorted(drives))})")
+    for key in ("rotational", "leaf_size"):
+        if key in given:
+            raise UsageError(f"{where}: {key}: comes from the drive {scn['device']!r}; leave it out")
+    if scn["eras"] != ["openzfs-2.1"]:
+        raise UsageError(f"{where}: eras: a catalog drive serves libzpool only (eras = [\"openzfs-2.1\"])")
+    scn["rotational"] = drive["kind"] == "hdd"
+    scn["leaf_size"] = drive["capacity_bytes"]
 
 
 def read_range(scn):
@@ -134,8 +161,9 @@ def column_bytes(scn):
 
 # ---------------------------------------------------------------------------------- summaries
 
-def summarize(ios, scn, app_bytes, elapsed_s, leaves):
-    """Metrics of one run from its leaf reads: (leaf, offset, size, arrival_ns, end_ns)."""
+def summarize(ios, scn, app_bytes, elapsed_s, leaves, classes=None):
+    """Metrics of one run from its leaf reads: (leaf, offset, size, arrival_ns, end_ns), and
+    `classes`, issued leaf reads by ZFS priority class where the implementation reports them."""
     reads_per_leaf = [0] * leaves
     bytes_per_leaf = [0] * leaves
     hist = {}
@@ -171,7 +199,10 @@ def summarize(ios, scn, app_bytes, elapsed_s, leaves):
         "size_histogram": {str(k): v for k, v in sorted(hist.items())},
         "sizes": {str(k): v for k, v in sorted(sizes.items())},
     }
-    first, length = read_range(scn)
+    if classes:
+        out["reads_by_class"] = dict(sorted(classes.items()))
+        issued = sum(classes.values())
+        out["async_share"] = classes.get("async_read", 0) / issued if issued else 0.0
     if scn["read"].startswith("range:"):
         out["run_ahead_mib"] = (total - app_bytes) / 2**20
     if scn["kind"] == "mirror":
@@ -200,9 +231,11 @@ def real_ios(csv_path):
 
 
 def ziosim_ios(csv_path):
-    """Device reads from ziosim's --io-log: one line per zio, an aggregate's constituents share its issue."""
+    """Device reads from ziosim's --io-log (one line per zio, an aggregate's constituents share its
+    issue), and issued reads by class (an aggregate's: its first constituent's, as OpenZFS's)."""
     seen = set()
     ios = []
+    classes = {}
     with open(csv_path, newline="") as f:
         for row in csv.DictReader(f):
             if row["class"] not in READ_CLASSES:
@@ -211,9 +244,20 @@ def ziosim_ios(csv_path):
             if key in seen:
                 continue
             seen.add(key)
+            classes[row["class"]] = classes.get(row["class"], 0) + 1
             ios.append((int(row["disk"][1:]), int(row["issued_offset"]), int(row["issued_size"]),
                         int(row["issued_ns"]), int(row["done_ns"])))
-    return ios
+    return ios, classes
+
+
+def real_classes(res):
+    """Issued leaf reads by class from the libzpool harness's vdev_stat_ex deltas (b134: none)."""
+    out = {}
+    for leaf in res.get("leaves", []):
+        for cls, n in leaf.get("ops_by_class", {}).items():
+            if cls in READ_CLASSES:
+                out[cls] = out.get(cls, 0) + n
+    return out
 
 
 # ---------------------------------------------------------------------------------- runners
@@ -226,7 +270,9 @@ def ziosim_bin():
 
 
 def ziosim_pool(scn):
-    device = f"{scn['device']},rotational={'yes' if scn['rotational'] else 'no'},capacity={scn['leaf_size']}"
+    device = scn["device"]
+    if device.startswith("fixed:"):
+        device += f",rotational={'yes' if scn['rotational'] else 'no'},capacity={scn['leaf_size']}"
     n = scn["leaves"]
     if scn["kind"] == "stripe":
         return " ".join([device] * n)
@@ -253,7 +299,8 @@ def run_ziosim(scn, era, n, workdir):
     if out.returncode != 0:
         raise RuntimeError(f"ziosim failed: {' '.join(cmd)}\n{out.stderr}")
     run = json.loads(out.stdout)["runs"][0]
-    s = summarize(ziosim_ios(log), scn, run["app_bytes_read"], run["elapsed_s"], scn["leaves"])
+    ios, classes = ziosim_ios(log)
+    s = summarize(ios, scn, run["app_bytes_read"], run["elapsed_s"], scn["leaves"], classes)
     log.unlink()
     return s
 
@@ -294,7 +341,7 @@ def run_real(scn, era, n, workdir):
     if out.returncode != 0:
         raise RuntimeError(f"real code failed ({era}): {' '.join(cmd)}\n{out.stderr[-2000:]}")
     res = json.loads(out.stdout)
-    s = summarize(real_ios(log), scn, res["app_bytes"], res["elapsed_s"], scn["leaves"])
+    s = summarize(real_ios(log), scn, res["app_bytes"], res["elapsed_s"], scn["leaves"], real_classes(res))
     log.unlink()
     return s
 
@@ -303,7 +350,8 @@ def run_real(scn, era, n, workdir):
 
 # metric -> target relative error (the issue's targets); structural ones compared exactly.
 TARGETS = {"mb_s": 0.10, "leaf_reads": 0.05, "leaf_bytes": 0.05, "amplification": 0.05,
-           "aggregated_share": 0.05, "child_run_length": 0.05, "max_in_flight": 0.0, "run_ahead_mib": 0.05}
+           "aggregated_share": 0.05, "async_share": 0.05, "child_run_length": 0.05, "max_in_flight": 0.0,
+           "run_ahead_mib": 0.05}
 
 
 def mean_of(summaries, key):
@@ -333,16 +381,26 @@ def fmt_row(name, n, cmp):
         e = "" if c["error"] is None else f" ({c['error']:+.0%})"
         return f"{f.format(c['real'])} / {f.format(c['ziosim'])}{e}"
     return (f"| {name} | {n} | {cell('mb_s')} | {cell('leaf_reads', '{:.0f}')} | {cell('amplification', '{:.3f}')}"
-            f" | {cell('aggregated_share', '{:.2f}')} | {cell('child_run_length')} | {cell('max_in_flight', '{:.0f}')}"
-            f" | {cell('run_ahead_mib')} |")
+            f" | {cell('aggregated_share', '{:.2f}')} | {cell('async_share', '{:.2f}')} | {cell('child_run_length')}"
+            f" | {cell('max_in_flight', '{:.0f}')} | {cell('run_ahead_mib')} |")
 
 
-HEADER = ("| scenario | readers | MB/s real / ziosim | leaf reads | disk/app | aggregated share | mirror run length"
-          " | max in flight | run-ahead MiB |\n|---|---|---|---|---|---|---|---|---|")
+HEADER = ("| scenario | readers | MB/s real / ziosim | leaf reads | disk/app | aggregated share | async share"
+          " | mirror run length | max in flight | run-ahead MiB |\n|---|---|---|---|---|---|---|---|---|---|")
 
 
-def ref_path(era, name):
-    return REFS / era / f"{name}.json"
+def histogram_rows(name, n, reals, sim):
+    """Leaf read sizes, power-of-two buckets: the real runs' mean count per bucket / ziosim's."""
+    buckets = sorted({int(b) for r in [*reals, sim] for b in r["size_histogram"]})
+    cells = []
+    for b in buckets:
+        real = statistics.fmean(r["size_histogram"].get(str(b), 0) for r in reals)
+        cells.append(f"{b >> 10}K: {real:.0f} / {sim['size_histogram'].get(str(b), 0)}")
+    return f"| {name} | {n} | {', '.join(cells)} |"
+
+
+def ref_path(refs, era, name):
+    return Path(refs) / era / f"{name}.json"
 
 
 def cmd_run(args, scenarios):
@@ -359,18 +417,18 @@ def cmd_run(args, scenarios):
                         print(f"crosscheck: {era} {scn['name']} readers={n} repeat {r + 1}", file=sys.stderr)
                         reals.append(run_real(scn, era, n, work))
                     ref["runs"][str(n)] = reals
-                path = ref_path(era, scn["name"])
+                path = ref_path(args.refs, era, scn["name"])
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(ref, indent=1, sort_keys=True) + "\n")
                 rows.setdefault(era, []).extend(table_rows(scn, era, ref, work))
-    print_tables(rows, args.json)
+    print_tables(rows, args)
 
 
 def table_rows(scn, era, ref, work):
     out = []
     for n_text, reals in ref["runs"].items():
         sim = run_ziosim(scn, era, int(n_text), work)
-        out.append((scn["name"], int(n_text), compare(reals, sim), sim))
+        out.append((scn["name"], int(n_text), compare(reals, sim), sim, reals))
     return out
 
 
@@ -381,25 +439,31 @@ def cmd_compare(args, scenarios):
             for era in scn["eras"]:
                 if args.era and era != args.era:
                     continue
-                path = ref_path(era, scn["name"])
+                path = ref_path(args.refs, era, scn["name"])
                 if not path.exists():
-                    print(f"crosscheck: no reference {path.relative_to(ROOT)} (run `crosscheck.py run`)",
-                          file=sys.stderr)
+                    print(f"crosscheck: no reference {path} (run `crosscheck.py run`)", file=sys.stderr)
                     continue
                 rows.setdefault(era, []).extend(table_rows(scn, era, json.loads(path.read_text()), work))
-    print_tables(rows, args.json)
+    print_tables(rows, args)
 
 
-def print_tables(rows, as_json):
-    if as_json:
-        print(json.dumps({era: [{"scenario": r[0], "readers": r[1], "metrics": r[2]} for r in rs]
+def print_tables(rows, args):
+    if args.json:
+        print(json.dumps({era: [{"scenario": r[0], "readers": r[1], "metrics": r[2],
+                                 "size_histogram": {"real": [x["size_histogram"] for x in r[4]],
+                                                    "ziosim": r[3]["size_histogram"]}} for r in rs]
                           for era, rs in rows.items()}, indent=1))
         return
     for era, rs in rows.items():
         print(f"\n{era} (real code vs ziosim profile {era}; error of ziosim against the mean of the real runs)\n")
         print(HEADER)
-        for name, n, cmp, _sim in rs:
+        for name, n, cmp, _sim, _reals in rs:
             print(fmt_row(name, n, cmp))
+        if args.histograms:
+            print(f"\n{era}: leaf read sizes (bucket: real mean / ziosim reads)\n")
+            print("| scenario | readers | sizes |\n|---|---|---|")
+            for name, n, _cmp, sim, reals in rs:
+                print(histogram_rows(name, n, reals, sim))
 
 
 def main(argv=None):
@@ -410,6 +474,10 @@ def main(argv=None):
     ap.add_argument("--era", choices=ERAS, default=None)
     ap.add_argument("--repeats", type=int, default=None, help="real runs per point (default: the matrix's)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--histograms", action="store_true", help="also print the leaf read size histograms")
+    ap.add_argument("--refs", default=str(REFS), metavar="DIR",
+                    help="where the real code's summaries are written (run) and read (compare); default: "
+                         "the committed ones (e.g. a scratch folder for a patched OpenZFS build)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="compare: a tunable for the ziosim side only (repeatable)")
     ap.add_argument("--plugin", action="append", default=[], metavar="FILE.so",

@@ -8,12 +8,16 @@
  * Per leaf, `lanes` servers; an I/O arriving at time a takes the lane that
  * frees first, start = max(a, lane_free), end = start + latency +
  * size * 1e9 / bandwidth (rounded to the ns, as ziosim does), lane_free = end.
+ * Any other LEAFEMU_DEVICE is a ziosim drive name ("wd-re4-1tb",
+ * "disksim:FILE.parv", ...), served in real time by ziosim's own device model
+ * from libziosim_realtime.so (bindings/realtime/), loaded here on demand.
  * Also the one CSV format of the leaf-I/O log. Header only: each interposer is
  * one shared object built from one .c file.
  */
 #ifndef ZIOSIM_CROSSCHECK_LEAFDEV_H
 #define ZIOSIM_CROSSCHECK_LEAFDEV_H
 
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
@@ -21,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "../../bindings/realtime/ziosim_realtime.h"
 
 #define LEAFDEV_MAX_LANES 1024
 #define LEAFDEV_CSV_HEADER "leaf,op,offset,size,arrival_ns,start_ns,end_ns,in_flight"
@@ -146,6 +152,54 @@ leafdev_book(const leafdev_t *dev, int64_t *lane_free, int64_t arrival, int64_t 
 	*start = arrival > lane_free[best] ? arrival : lane_free[best];
 	lane_free[best] = *start + dev->latency_ns + (int64_t)llround((double)size * 1e9 / dev->bandwidth);
 	return (lane_free[best]);
+}
+
+/* libziosim_realtime.so's entry points (ziosim_realtime.h), found with dlsym. */
+typedef struct {
+	ziosim_rt_t *rt;
+	void (*start)(ziosim_rt_t *);
+	int64_t (*origin_ns)(const ziosim_rt_t *);
+	ziosim_rt_io_t *(*submit)(ziosim_rt_t *, int, int, int64_t, int64_t, int64_t *, char *, size_t);
+	void (*wait)(ziosim_rt_t *, ziosim_rt_io_t *, int64_t *, int64_t *);
+} leafdev_ziosim_t;
+
+/*
+ * Loads the library (env LEAFEMU_ZIOSIM_LIB, else the path the build compiled
+ * in) and opens `leaves` devices of `drive`. 0, or -1 with a message in err.
+ */
+static inline int
+leafdev_ziosim_open(leafdev_ziosim_t *z, const char *drive, int leaves, char *err, size_t errlen)
+{
+	const char *path = getenv("LEAFEMU_ZIOSIM_LIB");
+#ifdef LEAFEMU_ZIOSIM_LIB
+	if (path == NULL || *path == '\0')
+		path = LEAFEMU_ZIOSIM_LIB;
+#endif
+	if (path == NULL || *path == '\0') {
+		snprintf(err, errlen, "\"%s\" is a ziosim drive: set LEAFEMU_ZIOSIM_LIB to libziosim_realtime.so", drive);
+		return (-1);
+	}
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		snprintf(err, errlen, "cannot load %s: %s", path, dlerror());
+		return (-1);
+	}
+	int (*abi)(void) = (int (*)(void))dlsym(h, "ziosim_rt_abi_version");
+	ziosim_rt_t *(*open)(const char *, int, char *, size_t) =
+	    (ziosim_rt_t *(*)(const char *, int, char *, size_t))dlsym(h, "ziosim_rt_open");
+	z->start = (void (*)(ziosim_rt_t *))dlsym(h, "ziosim_rt_start");
+	z->origin_ns = (int64_t (*)(const ziosim_rt_t *))dlsym(h, "ziosim_rt_origin_ns");
+	z->submit = (ziosim_rt_io_t *(*)(ziosim_rt_t *, int, int, int64_t, int64_t, int64_t *, char *, size_t))
+	    dlsym(h, "ziosim_rt_submit");
+	z->wait = (void (*)(ziosim_rt_t *, ziosim_rt_io_t *, int64_t *, int64_t *))dlsym(h, "ziosim_rt_wait");
+	if (abi == NULL || open == NULL || z->start == NULL || z->origin_ns == NULL || z->submit == NULL ||
+	    z->wait == NULL || abi() != ZIOSIM_RT_ABI_VERSION) {
+		snprintf(err, errlen, "%s is not libziosim_realtime.so ABI %d", path, ZIOSIM_RT_ABI_VERSION);
+		dlclose(h);
+		return (-1);
+	}
+	z->rt = open(drive, leaves, err, errlen);
+	return (z->rt != NULL ? 0 : -1);
 }
 
 /* One CSV row of the leaf-I/O log (no newline: a caller may add columns). */

@@ -52,6 +52,8 @@ class Simulation {
   void CheckClock() const;
 
   bool empty() const { return heap_.empty(); }
+  // When the earliest pending event is due. REQUIRES: !empty().
+  SimTime next_event_at() const { return heap_.front().at; }
   uint64_t events_processed() const { return processed_; }
   void Reserve(size_t events) { heap_.reserve(events); }
 

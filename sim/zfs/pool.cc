@@ -20,9 +20,7 @@ Pool::Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables) : spec_(spe
 std::unique_ptr<LeafVdev> Pool::BuildLeaf(const std::string& drive, int top_index) {
   const DriveSpec d = ResolveDrive(drive);
   const std::string name = "d" + std::to_string(leaves_.size());
-  const bool ncq = d.kind == DriveSpec::Kind::kHdd && d.hdd.queue_depth > 1;
-  auto leaf = std::make_unique<LeafVdev>(&ctx_, name,
-                                         MakeDevice(ctx_.sim, name, d, ncq ? QueuePolicy::kSptf : QueuePolicy::kFifo));
+  auto leaf = std::make_unique<LeafVdev>(&ctx_, name, MakeDevice(ctx_.sim, name, d, NativeQueuePolicy(d)));
   leaves_.push_back(leaf.get());
   leaf_drives_.push_back(d.name);
   leaf_tops_.push_back(top_index);

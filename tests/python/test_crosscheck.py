@@ -28,6 +28,10 @@ TARGET = {"mb_s": 0.10, "leaf_bytes": 0.05, "amplification": 0.05}
 # (era, scenario, metric) -> (bound, why): where ziosim misses a target, the bound it is held to.
 STARTUP = ("the real code first reads the file's dnode and the objset's indirect blocks, 5-10 dependent "
            "small reads (20-40 ms) that ziosim does not model; they weigh on a 16 MiB read")
+ISSUE_SPACING = ("ziosim issues a dmu_read's blocks at one instant (26-40 % of its consecutive leaf reads arrive "
+                 "within 20 us of each other), the real code spends CPU per zio (0-3 %): on a drive that answers "
+                 "in under a millisecond (drive cache hits, an SSD) the first reads complete before the last "
+                 "arrive, so the real code keeps 5-7 in one device where ziosim has 8-9, and aggregates less")
 KNOWN_GAPS: dict[tuple[str, str, str], tuple[float, str]] = {
     ("openzfs-2.1", "mirror2-range", "mb_s"): (0.15, STARTUP),
     ("onnv-134", "mirror2-range", "mb_s"): (0.15, STARTUP),
@@ -37,8 +41,21 @@ KNOWN_GAPS: dict[tuple[str, str, str], tuple[float, str]] = {
                                                "this 2-core machine (2 readers: 161.5 then 135.2 MB/s); ziosim 165"),
     ("openzfs-2.1", "mirror2-nonrot", "max_in_flight"): (0, "one reader on SSD-like children: the real code "
                                                             "keeps 10-11 reads in one device, ziosim 8"),
-    ("openzfs-2.1", "raidz1-5", "mb_s"): (0.20, "ziosim reads 14-16 % faster with fewer, larger leaf reads "
-                                                "(403 vs 492 at 1 reader): not explained yet"),
+    ("openzfs-2.1", "raidz1-5", "mb_s"): (0.20, "ziosim reads 13-18 % faster with fewer, larger leaf reads "
+                                                "(403 vs 500 at 1 reader): not explained yet"),
+    ("openzfs-2.1", "mirror2-nonrot", "mb_s"): (0.30, "on non-rotating children the real code alternates more "
+                                                      "(run length 2.1 vs 3.0); its MB/s moved from 41-51 to 52-53 "
+                                                      "between regenerations"),
+    ("openzfs-2.1", "mirror4", "max_in_flight"): (0, "4 readers: 12 in one device in both real runs, ziosim 11"),
+    ("openzfs-2.1", "raidz2-7-1m", "mb_s"): (0.20, "1 reader: the real code read 363-393 MB/s across "
+                                                   "regenerations, ziosim 426"),
+    ("openzfs-2.1", "mirror2-hdd", "max_in_flight"): (0, ISSUE_SPACING),
+    ("openzfs-2.1", "raidz2-5-hdd", "max_in_flight"): (0, ISSUE_SPACING),
+    ("openzfs-2.1", "raidz2-5-hdd", "mb_s"): (0.65, ISSUE_SPACING + "; the real 1-reader runs span 225-310 MB/s "
+                                                    "with their aggregation (0.51-0.91), ziosim 371 at 0.92"),
+    ("openzfs-2.1", "mirror2-ssd", "max_in_flight"): (0, ISSUE_SPACING),
+    ("openzfs-2.1", "mirror2-ssd", "mb_s"): (0.80, ISSUE_SPACING + "; at 440-570 MB/s the real runs are also "
+                                                   "bound by this 2-core host's CPU (checksums, copies)"),
 }
 
 
@@ -98,6 +115,33 @@ def test_ziosim_matches_the_real_code(ref, n, workdir):
         assert within_mean or within_range, f"{metric}: {c}"
 
 
+# A patched OpenZFS (scripts/crosscheck/libzpool/build_libzpool.sh) against the same patch as a plug-in.
+PATCHED = sorted((REPO / "traces" / "crosscheck-patched").glob("*/*/*.json"))
+PLUGINS = {"count-queued": ("patched_load_locality.so", "patched_load_locality")}
+
+
+@pytest.mark.parametrize("path", PATCHED, ids=[p.parts[-3] for p in PATCHED])
+def test_a_patch_as_plugin_predicts_the_patched_real_code(path, workdir, monkeypatch):
+    library, policy = PLUGINS[path.parts[-3]]
+    plugin = REPO / "build" / library
+    if not plugin.exists():
+        pytest.skip(f"build/{library} is not built (cmake -DZIOSIM_BUILD_TESTS=ON): patched comparison skipped")
+    ref = json.loads(path.read_text())
+    stock = json.loads((REPO / "traces" / "crosscheck" / ref["era"] / path.name).read_text())
+    monkeypatch.setattr(xc, "ZIOSIM_PLUGINS", [str(plugin)])
+    monkeypatch.setattr(xc, "ZIOSIM_SETTINGS", [f"mirror_policy={policy}"])
+    for n, reals in ref["runs"].items():
+        sim = xc.run_ziosim(ref["scenario"], ref["era"], int(n), workdir)
+        real_mb_s = statistics.fmean(r["mb_s"] for r in reals)
+        real_reads = statistics.fmean(r["leaf_reads"] for r in reals)
+        stock_reads = statistics.fmean(r["leaf_reads"] for r in stock["runs"][n])
+        # The patch's effect, as the real code shows it: several times the leaf reads, MB/s at most 60 %.
+        assert real_reads > 3 * stock_reads and sim["leaf_reads"] > 3 * stock_reads
+        # ziosim overstates it (each dmu_read's blocks are queued at one instant): the bounds of that gap.
+        assert 0.70 * real_mb_s <= sim["mb_s"] <= 1.10 * real_mb_s, (n, sim["mb_s"], real_mb_s)
+        assert 0.90 * real_reads <= sim["leaf_reads"] <= 1.50 * real_reads, (n, sim["leaf_reads"], real_reads)
+
+
 # ---------------------------------------------------------------------------------- real code now
 
 def libzpool_or_skip():
@@ -137,6 +181,33 @@ def test_real_holes_read_no_data_and_mirror_limits_hold(workdir):
     assert whole["max_in_flight"] <= 13
     assert whole["read_from_two_children"] == 0
     assert abs(whole["amplification"] - 1) < 0.02
+
+
+def test_real_code_on_ziosims_own_hdd_model(workdir):
+    libzpool_or_skip()
+    scn = small("hdd", device="wd-re4-1tb")
+    xc.apply_drive(scn, {}, "test")
+    assert scn["rotational"] and scn["leaf_size"] > 10**12  # each leaf the whole 1 TB drive, an HDD
+    real = xc.run_real(scn, "openzfs-2.1", 1, workdir)
+    sim = xc.run_ziosim(scn, "openzfs-2.1", 1, workdir)
+    # The drive model served every leaf read in real time: the same structure as in the simulator.
+    assert real["read_from_two_children"] == sim["read_from_two_children"] == 0
+    assert abs(real["amplification"] - 1) < 0.02
+    assert real["max_in_flight"] <= 13
+    assert abs(real["leaf_reads"] - sim["leaf_reads"]) <= 0.25 * sim["leaf_reads"], (real, sim)
+    assert abs(real["mb_s"] - sim["mb_s"]) <= 0.25 * sim["mb_s"], (real["mb_s"], sim["mb_s"])
+
+
+def test_a_catalog_device_is_checked_against_its_drive():
+    with pytest.raises(xc.UsageError, match="neither fixed:... nor a catalog drive"):
+        xc.apply_drive(small("x", device="no-such-drive"), {}, "m.toml: scenario 1")
+    with pytest.raises(xc.UsageError, match="rotational: comes from the drive"):
+        xc.apply_drive(small("x", device="generic-ssd"), {"rotational": True}, "m.toml: scenario 1")
+    with pytest.raises(xc.UsageError, match="serves libzpool only"):
+        xc.apply_drive(small("x", device="generic-ssd", eras=["onnv-134"]), {}, "m.toml: scenario 1")
+    ssd = small("x", device="generic-ssd")
+    xc.apply_drive(ssd, {}, "m.toml: scenario 1")
+    assert ssd["rotational"] is False and "rotational" not in xc.ziosim_pool(ssd)
 
 
 def zfs_fuse_or_skip(workdir):

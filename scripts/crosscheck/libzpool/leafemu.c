@@ -13,7 +13,9 @@
  *     preallocated in-memory array and writes it as CSV to env LEAFEMU_LOG
  *     when the phase is turned off;
  *   - while the phase is on and env LEAFEMU_DEVICE is set, serves every leaf
- *     I/O as an emulated device (see README.md for the exact model).
+ *     I/O as an emulated device: the reference device fixed:... (see
+ *     README.md for the exact model), or any ziosim drive, whose own model
+ *     serves it in real time (leafdev.h, libziosim_realtime.so).
  *
  * Written from scratch for the ziosim cross-check.
  */
@@ -79,9 +81,11 @@ static le_leaf_t le_leaves[LE_MAX_LEAVES];
 static pthread_once_t le_once = PTHREAD_ONCE_INIT;
 
 static volatile int le_on;		/* phase on: log (+ emulate) */
-static int le_emulate;			/* device model configured */
+static enum { LE_NONE, LE_FIXED, LE_ZIOSIM } le_emulate; /* device model configured */
 static int64_t le_origin_ns;		/* CLOCK_MONOTONIC at phase on */
-static leafdev_t le_dev;		/* the device model, from LEAFEMU_DEVICE */
+static leafdev_t le_dev;		/* LE_FIXED: the reference device */
+static leafdev_ziosim_t le_zdev;	/* LE_ZIOSIM: ziosim's devices, opened once */
+static int le_device_checked;
 
 static pthread_mutex_t le_log_lock = PTHREAD_MUTEX_INITIALIZER;
 static le_rec_t *le_log;
@@ -131,6 +135,17 @@ le_leaf_of_path(const char *path)
 		p = e + 1;
 	}
 	return (-1);
+}
+
+/* Number of paths in LEAFEMU_LEAVES. */
+static int
+le_count_leaves(void)
+{
+	const char *env = getenv("LEAFEMU_LEAVES");
+	int n = 0;
+	for (const char *p = env; p != NULL && *p != '\0'; p = strchr(p, ':') ? strchr(p, ':') + 1 : "")
+		n++;
+	return (n > LE_MAX_LEAVES ? LE_MAX_LEAVES : n);
 }
 
 static int
@@ -200,12 +215,20 @@ le_io(int op, zfs_file_t *fp, void *buf, size_t len, le_loff_t off,
 	int64_t origin = le_origin_ns;
 	int emulate = le_emulate;
 	int64_t arrival, start, model_end = 0, inflight;
+	ziosim_rt_io_t *zio = NULL;
 
 	pthread_mutex_lock(&lf->lock);
 	arrival = le_now() - origin;
 	inflight = ++lf->in_flight;
-	if (emulate) {
+	if (emulate == LE_FIXED) {
 		model_end = leafdev_book(&le_dev, lf->lane_free, arrival, (int64_t)len, &start);
+	} else if (emulate == LE_ZIOSIM) {
+		char msg[512];
+		zio = le_zdev.submit(le_zdev.rt, leaf, op, off, (int64_t)len, &arrival, msg, sizeof (msg));
+		if (zio == NULL) {
+			fprintf(stderr, "leafemu: LEAFEMU_DEVICE: %s\n", msg);
+			exit(2);
+		}
 	} else {
 		start = arrival;
 	}
@@ -217,7 +240,9 @@ le_io(int op, zfs_file_t *fp, void *buf, size_t len, le_loff_t off,
 	else
 		err = le_real_pwrite(fp, buf, len, off, resid);
 
-	if (emulate) {
+	if (emulate == LE_ZIOSIM) {
+		le_zdev.wait(le_zdev.rt, zio, &start, &model_end);
+	} else if (emulate == LE_FIXED) {
 		int64_t abs_end = origin + model_end;
 		struct timespec ts = { abs_end / 1000000000LL,
 		    abs_end % 1000000000LL };
@@ -265,19 +290,36 @@ zfs_file_pwrite(zfs_file_t *fp, const void *buf, size_t len, le_loff_t off,
 	return (le_io('W', fp, (void *)buf, len, off, resid));
 }
 
+/*
+ * Sets le_emulate from LEAFEMU_DEVICE. A ziosim drive is opened once, at the
+ * first phase (open_ziosim), when the harness has set LEAFEMU_LEAVES.
+ */
 static void
-le_parse_device(void)
+le_parse_device(int open_ziosim)
 {
 	const char *env = getenv("LEAFEMU_DEVICE");
-	char err[256];
-	le_emulate = 0;
+	char err[1024];
+	le_emulate = LE_NONE;
 	if (env == NULL || *env == '\0')
 		return;
-	if (leafdev_parse(env, &le_dev, err, sizeof (err)) != 0) {
-		fprintf(stderr, "leafemu: LEAFEMU_DEVICE: %s\n", err);
-		exit(2);
+	if (strncmp(env, "fixed:", 6) == 0) {
+		if (leafdev_parse(env, &le_dev, err, sizeof (err)) != 0) {
+			fprintf(stderr, "leafemu: LEAFEMU_DEVICE: %s\n", err);
+			exit(2);
+		}
+		le_emulate = LE_FIXED;
+		return;
 	}
-	le_emulate = 1;
+	if (!open_ziosim)
+		return;
+	if (!le_device_checked) {
+		if (leafdev_ziosim_open(&le_zdev, env, le_count_leaves(), err, sizeof (err)) != 0) {
+			fprintf(stderr, "leafemu: LEAFEMU_DEVICE: %s\n", err);
+			exit(2);
+		}
+		le_device_checked = 1;
+	}
+	le_emulate = LE_ZIOSIM;
 }
 
 static void
@@ -322,7 +364,7 @@ leafemu_phase(int on)
 {
 	pthread_once(&le_once, le_init);
 	if (on) {
-		le_parse_device();
+		le_parse_device(1);
 		pthread_mutex_lock(&le_log_lock);
 		if (le_log == NULL) {
 			const char *m = getenv("LEAFEMU_LOG_MAX");
@@ -341,7 +383,12 @@ leafemu_phase(int on)
 			le_leaves[i].in_flight = 0;
 			pthread_mutex_unlock(&le_leaves[i].lock);
 		}
-		le_origin_ns = le_now();
+		if (le_emulate == LE_ZIOSIM) {
+			le_zdev.start(le_zdev.rt);
+			le_origin_ns = le_zdev.origin_ns(le_zdev.rt);
+		} else {
+			le_origin_ns = le_now();
+		}
 		__atomic_store_n(&le_on, 1, __ATOMIC_SEQ_CST);
 	} else {
 		__atomic_store_n(&le_on, 0, __ATOMIC_SEQ_CST);
@@ -369,11 +416,11 @@ leafemu_logged(void)
 	return ((long)le_log_n);
 }
 
-/* Validate LEAFEMU_DEVICE at load time, not only after the write phase. */
+/* Validate a fixed: LEAFEMU_DEVICE at load time, not only after the write phase. */
 __attribute__((constructor))
 static void
 le_check_env(void)
 {
-	le_parse_device();
-	le_emulate = 0;
+	le_parse_device(0);
+	le_emulate = LE_NONE;
 }

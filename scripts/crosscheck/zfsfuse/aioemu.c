@@ -134,11 +134,16 @@ die(const char *msg)
 static void
 parse_device(const char *spec)
 {
-	char err[256], msg[300];
+	char err[256], msg[400];
 	if (!spec || !*spec || !strcmp(spec, "none"))
 		return;
+	/*
+	 * The reference device only: a ziosim drive completes I/O from the
+	 * emulator's thread, and this interposer delivers completions through
+	 * io_getevents by due time, fixed at submit.
+	 */
 	if (leafdev_parse(spec, &dev, err, sizeof (err)) != 0) {
-		snprintf(msg, sizeof (msg), "LEAFEMU_DEVICE: %s", err);
+		snprintf(msg, sizeof (msg), "LEAFEMU_DEVICE: %s (zfs-fuse runs on the reference device only)", err);
 		die(msg);
 	}
 }

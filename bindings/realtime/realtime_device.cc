@@ -1,0 +1,242 @@
+// libziosim_realtime.so: ziosim devices serving real I/O in real time (see
+// ziosim_realtime.h). The simulation's clock is the wall clock: the emulator
+// thread runs every event whose time has come, then sleeps until the next one
+// or until a new I/O arrives; an arrival is scheduled at its submit instant,
+// so the device sees exactly the arrival sequence the program produced.
+#include "bindings/realtime/ziosim_realtime.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "models/catalog/catalog.h"
+#include "sim/core/status.h"
+
+struct ziosim_rt_io {
+  int leaf = 0;
+  ziosim::DeviceRequest req;
+  ziosim::SimTime arrival_ns = 0;
+  ziosim::SimTime start_ns = 0;
+  ziosim::SimTime end_ns = 0;
+  bool done = false;
+  std::condition_variable cv;
+};
+
+namespace ziosim {
+namespace {
+
+int64_t MonotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+}
+
+class RealtimeEmulator final : public EventHandler, public DeviceListener {
+ public:
+  RealtimeEmulator(DriveSpec spec, int leaves) : spec_(std::move(spec)), leaves_(leaves) {
+    if (leaves < 1) throw InputError("leaves: must be at least 1");
+    Rebuild();
+    thread_ = std::thread([this] { Loop(); });
+  }
+  ~RealtimeEmulator() override {
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      stop_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+
+  bool rotational() const { return devices_[0]->is_rotational(); }
+  int64_t capacity_bytes() const { return devices_[0]->capacity_bytes(); }
+  int64_t origin_ns() const { return origin_ns_; }
+
+  void Start() {
+    std::lock_guard<std::mutex> lk(mu_);
+    Rebuild();
+  }
+
+  // Throws InputError for a request the drive cannot take.
+  ziosim_rt_io* Submit(int leaf, IoOp op, int64_t offset, int64_t size) {
+    auto io = std::make_unique<ziosim_rt_io>();
+    io->leaf = leaf;
+    io->req = DeviceRequest{reinterpret_cast<uint64_t>(io.get()), offset, size, op};
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      Check(io->req, leaf);
+      io->arrival_ns = MonotonicNs() - origin_ns_;
+      arrivals_.push_back(io.get());
+    }
+    wake_.notify_one();
+    return io.release();
+  }
+
+  void Wait(ziosim_rt_io* io, int64_t* start_ns, int64_t* end_ns) {
+    std::unique_ptr<ziosim_rt_io> owned(io);
+    std::unique_lock<std::mutex> lk(mu_);
+    io->cv.wait(lk, [io] { return io->done; });
+    *start_ns = io->start_ns;
+    *end_ns = io->end_ns;
+  }
+
+ private:
+  enum EventKind : uint32_t { kArrive = 0 };
+
+  // Fresh simulation and devices, clock origin now. Caller holds mu_ (or is the constructor).
+  void Rebuild() {
+    sim_ = std::make_unique<Simulation>();
+    devices_.clear();
+    host_queue_.assign(leaves_, {});
+    for (int i = 0; i < leaves_; ++i) {
+      devices_.push_back(MakeDevice(sim_.get(), "d" + std::to_string(i), spec_, NativeQueuePolicy(spec_)));
+      devices_.back()->set_listener(this);
+    }
+    origin_ns_ = MonotonicNs();
+  }
+
+  void Check(const DeviceRequest& r, int leaf) const {
+    if (leaf < 0 || leaf >= leaves_) {
+      throw InputError("leaf " + std::to_string(leaf) + ": not from 0 to " + std::to_string(leaves_ - 1));
+    }
+    const Device& d = *devices_[leaf];
+    const int64_t sector = d.sector_bytes();
+    if (r.offset_bytes < 0 || r.size_bytes <= 0 || r.offset_bytes % sector != 0 || r.size_bytes % sector != 0 ||
+        r.size_bytes > d.capacity_bytes() - r.offset_bytes) {
+      throw InputError("leaf " + std::to_string(leaf) + ": " + std::to_string(r.size_bytes) + " bytes at " +
+                       std::to_string(r.offset_bytes) + " is not whole " + std::to_string(sector) +
+                       "-byte sectors inside the drive's " + std::to_string(d.capacity_bytes()) + " bytes");
+    }
+  }
+
+  void Loop() {
+    std::unique_lock<std::mutex> lk(mu_);
+    try {
+      while (!stop_) {
+        for (ziosim_rt_io* io : arrivals_) {
+          sim_->Schedule(std::max(io->arrival_ns, sim_->now()), this, kArrive, reinterpret_cast<uint64_t>(io));
+        }
+        arrivals_.clear();
+        sim_->RunUntil(MonotonicNs() - origin_ns_);
+        if (sim_->empty()) {
+          wake_.wait(lk);
+          continue;
+        }
+        const int64_t due = origin_ns_ + sim_->next_event_at();
+        if (due > MonotonicNs()) {
+          wake_.wait_until(lk, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(due)));
+        }
+      }
+    } catch (const std::exception& e) {
+      // Submit checked every request: an error here is the simulator's own.
+      std::fprintf(stderr, "ziosim_realtime: internal error: %s\n", e.what());
+      std::abort();
+    }
+  }
+
+  // An arrival's instant has come: into the drive if it has room, else the host queue.
+  void OnEvent(uint32_t /*kind*/, uint64_t arg) override {
+    auto* io = reinterpret_cast<ziosim_rt_io*>(arg);
+    host_queue_[io->leaf].push_back(io);
+    Feed(io->leaf);
+  }
+
+  void Feed(int leaf) {
+    Device& d = *devices_[leaf];
+    std::deque<ziosim_rt_io*>& q = host_queue_[leaf];
+    while (!q.empty() && d.in_device() < d.queue_depth()) {
+      d.Submit(q.front()->req);
+      q.pop_front();
+    }
+  }
+
+  // Runs inside RunUntil(wall clock): the completion's instant has passed.
+  void OnDeviceDone(const DeviceRequest& req, SimTime submitted, SimTime done) override {
+    auto* io = reinterpret_cast<ziosim_rt_io*>(req.tag);
+    io->start_ns = submitted;
+    io->end_ns = done;
+    io->done = true;
+    io->cv.notify_one();
+    Feed(io->leaf);
+  }
+
+  const DriveSpec spec_;
+  const int leaves_;
+  std::mutex mu_;
+  std::condition_variable wake_;  // the emulator thread: an arrival, or stop
+  std::unique_ptr<Simulation> sim_;
+  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<std::deque<ziosim_rt_io*>> host_queue_;  // per leaf: arrived, waiting for room in the drive
+  std::vector<ziosim_rt_io*> arrivals_;                // submitted, not yet scheduled
+  int64_t origin_ns_ = 0;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+static void CopyError(const std::string& what, char* err, size_t errlen) {
+  if (err != nullptr && errlen > 0) std::snprintf(err, errlen, "%s", what.c_str());
+}
+
+}  // namespace ziosim
+
+struct ziosim_rt {
+  std::unique_ptr<ziosim::RealtimeEmulator> emulator;
+};
+
+extern "C" {
+
+int ziosim_rt_abi_version(void) { return ZIOSIM_RT_ABI_VERSION; }
+
+ziosim_rt_t* ziosim_rt_open(const char* drive, int leaves, char* err, size_t errlen) {
+  try {
+    if (drive == nullptr) throw ziosim::InputError("drive: missing");
+    auto rt = std::make_unique<ziosim_rt>();
+    rt->emulator = std::make_unique<ziosim::RealtimeEmulator>(ziosim::ResolveDrive(drive), leaves);
+    return rt.release();
+  } catch (const std::exception& e) {
+    ziosim::CopyError(e.what(), err, errlen);
+    return nullptr;
+  }
+}
+
+int ziosim_rt_rotational(const ziosim_rt_t* rt) { return rt->emulator->rotational() ? 1 : 0; }
+
+int64_t ziosim_rt_capacity_bytes(const ziosim_rt_t* rt) { return rt->emulator->capacity_bytes(); }
+
+void ziosim_rt_start(ziosim_rt_t* rt) { rt->emulator->Start(); }
+
+int64_t ziosim_rt_origin_ns(const ziosim_rt_t* rt) { return rt->emulator->origin_ns(); }
+
+ziosim_rt_io_t* ziosim_rt_submit(ziosim_rt_t* rt, int leaf, int op, int64_t offset, int64_t size,
+                                 int64_t* arrival_ns, char* err, size_t errlen) {
+  try {
+    if (op != 'R' && op != 'W') throw ziosim::InputError("op: expected 'R' or 'W'");
+    ziosim_rt_io_t* io = rt->emulator->Submit(leaf, op == 'R' ? ziosim::IoOp::kRead : ziosim::IoOp::kWrite,
+                                              offset, size);
+    *arrival_ns = io->arrival_ns;
+    return io;
+  } catch (const std::exception& e) {
+    ziosim::CopyError(e.what(), err, errlen);
+    return nullptr;
+  }
+}
+
+void ziosim_rt_wait(ziosim_rt_t* rt, ziosim_rt_io_t* io, int64_t* start_ns, int64_t* end_ns) {
+  rt->emulator->Wait(io, start_ns, end_ns);
+}
+
+void ziosim_rt_close(ziosim_rt_t* rt) { delete rt; }
+
+}  // extern "C"
