@@ -30,7 +30,9 @@ struct ziosim_rt_io {
   ziosim::SimTime start_ns = 0;
   ziosim::SimTime end_ns = 0;
   bool done = false;
-  std::condition_variable cv;
+  std::condition_variable cv;                 // the waiter of a synchronous I/O
+  ziosim_rt_done_fn callback = nullptr;       // or the completion of an asynchronous one
+  void* callback_arg = nullptr;
 };
 
 namespace ziosim {
@@ -63,20 +65,27 @@ class RealtimeEmulator final : public EventHandler, public DeviceListener {
   int64_t origin_ns() const { return origin_ns_; }
 
   void Start() {
-    std::lock_guard<std::mutex> lk(mu_);
+    std::unique_lock<std::mutex> lk(mu_);
+    drained_.wait(lk, [this] { return in_flight_ == 0; });
     Rebuild();
   }
 
-  // Throws InputError for a request the drive cannot take.
-  ziosim_rt_io* Submit(int leaf, IoOp op, int64_t offset, int64_t size) {
+  // Sets *arrival_ns (under the lock: an asynchronous I/O may be gone once this returns).
+  // Throws InputError for a request the drive cannot take. With a callback, nobody waits.
+  ziosim_rt_io* Submit(int leaf, IoOp op, int64_t offset, int64_t size, int64_t* arrival_ns,
+                       ziosim_rt_done_fn callback = nullptr, void* callback_arg = nullptr) {
     auto io = std::make_unique<ziosim_rt_io>();
     io->leaf = leaf;
     io->req = DeviceRequest{reinterpret_cast<uint64_t>(io.get()), offset, size, op};
+    io->callback = callback;
+    io->callback_arg = callback_arg;
     {
       std::lock_guard<std::mutex> lk(mu_);
       Check(io->req, leaf);
       io->arrival_ns = MonotonicNs() - origin_ns_;
+      *arrival_ns = io->arrival_ns;
       arrivals_.push_back(io.get());
+      ++in_flight_;
     }
     wake_.notify_one();
     return io.release();
@@ -128,6 +137,7 @@ class RealtimeEmulator final : public EventHandler, public DeviceListener {
         }
         arrivals_.clear();
         sim_->RunUntil(MonotonicNs() - origin_ns_);
+        RunCallbacks(lk);
         if (sim_->empty()) {
           wake_.wait(lk);
           continue;
@@ -142,6 +152,19 @@ class RealtimeEmulator final : public EventHandler, public DeviceListener {
       std::fprintf(stderr, "ziosim_realtime: internal error: %s\n", e.what());
       std::abort();
     }
+  }
+
+  // Completions of asynchronous I/O, outside the lock (a callback may submit).
+  void RunCallbacks(std::unique_lock<std::mutex>& lk) {
+    if (finished_.empty()) return;
+    std::vector<ziosim_rt_io*> batch;
+    batch.swap(finished_);
+    lk.unlock();
+    for (ziosim_rt_io* io : batch) {
+      io->callback(io->callback_arg, io->start_ns, io->end_ns);
+      delete io;
+    }
+    lk.lock();
   }
 
   // An arrival's instant has come: into the drive if it has room, else the host queue.
@@ -166,18 +189,27 @@ class RealtimeEmulator final : public EventHandler, public DeviceListener {
     io->start_ns = submitted;
     io->end_ns = done;
     io->done = true;
-    io->cv.notify_one();
-    Feed(io->leaf);
+    const int leaf = io->leaf;  // a synchronous waiter may free io once notified
+    if (io->callback != nullptr) {
+      finished_.push_back(io);
+    } else {
+      io->cv.notify_one();
+    }
+    if (--in_flight_ == 0) drained_.notify_all();
+    Feed(leaf);
   }
 
   const DriveSpec spec_;
   const int leaves_;
   std::mutex mu_;
-  std::condition_variable wake_;  // the emulator thread: an arrival, or stop
+  std::condition_variable wake_;     // the emulator thread: an arrival, or stop
+  std::condition_variable drained_;  // Start(): the last I/O in flight completed
   std::unique_ptr<Simulation> sim_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::deque<ziosim_rt_io*>> host_queue_;  // per leaf: arrived, waiting for room in the drive
   std::vector<ziosim_rt_io*> arrivals_;                // submitted, not yet scheduled
+  std::vector<ziosim_rt_io*> finished_;                // asynchronous, completed, callback not yet run
+  int64_t in_flight_ = 0;
   int64_t origin_ns_ = 0;
   bool stop_ = false;
   std::thread thread_;
@@ -223,13 +255,25 @@ ziosim_rt_io_t* ziosim_rt_submit(ziosim_rt_t* rt, int leaf, int op, int64_t offs
                                  int64_t* arrival_ns, char* err, size_t errlen) {
   try {
     if (op != 'R' && op != 'W') throw ziosim::InputError("op: expected 'R' or 'W'");
-    ziosim_rt_io_t* io = rt->emulator->Submit(leaf, op == 'R' ? ziosim::IoOp::kRead : ziosim::IoOp::kWrite,
-                                              offset, size);
-    *arrival_ns = io->arrival_ns;
-    return io;
+    return rt->emulator->Submit(leaf, op == 'R' ? ziosim::IoOp::kRead : ziosim::IoOp::kWrite, offset, size,
+                                arrival_ns);
   } catch (const std::exception& e) {
     ziosim::CopyError(e.what(), err, errlen);
     return nullptr;
+  }
+}
+
+int ziosim_rt_submit_async(ziosim_rt_t* rt, int leaf, int op, int64_t offset, int64_t size, ziosim_rt_done_fn done,
+                           void* arg, int64_t* arrival_ns, char* err, size_t errlen) {
+  try {
+    if (op != 'R' && op != 'W') throw ziosim::InputError("op: expected 'R' or 'W'");
+    if (done == nullptr) throw ziosim::InputError("done: missing");
+    rt->emulator->Submit(leaf, op == 'R' ? ziosim::IoOp::kRead : ziosim::IoOp::kWrite, offset, size, arrival_ns,
+                         done, arg);  // the emulator frees it after the callback
+    return 0;
+  } catch (const std::exception& e) {
+    ziosim::CopyError(e.what(), err, errlen);
+    return -1;
   }
 }
 

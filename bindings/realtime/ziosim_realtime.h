@@ -50,7 +50,7 @@ int64_t ziosim_rt_capacity_bytes(const ziosim_rt_t *rt);
 
 /*
  * Fresh devices (idle, heads parked, caches empty) and a new clock origin:
- * now. REQUIRES: no I/O in flight.
+ * now, once every I/O in flight has completed (it waits for them).
  */
 void ziosim_rt_start(ziosim_rt_t *rt);
 
@@ -72,6 +72,17 @@ ziosim_rt_io_t *ziosim_rt_submit(ziosim_rt_t *rt, int leaf, int op, int64_t offs
  * in ns since the origin, and frees the handle.
  */
 void ziosim_rt_wait(ziosim_rt_t *rt, ziosim_rt_io_t *io, int64_t *start_ns, int64_t *end_ns);
+
+/* Called once an asynchronous I/O has completed: start and end as ziosim_rt_wait() gives them. */
+typedef void (*ziosim_rt_done_fn)(void *arg, int64_t start_ns, int64_t end_ns);
+
+/*
+ * As ziosim_rt_submit(), but nobody waits: `done(arg, start, end)` is called
+ * from the emulator's thread when the wall clock reaches the I/O's end, with
+ * no lock of the library held (it may submit more). 0, or -1 with a message.
+ */
+int ziosim_rt_submit_async(ziosim_rt_t *rt, int leaf, int op, int64_t offset, int64_t size,
+                           ziosim_rt_done_fn done, void *arg, int64_t *arrival_ns, char *err, size_t errlen);
 
 /* Stops the emulator thread and frees everything. REQUIRES: no I/O in flight. */
 void ziosim_rt_close(ziosim_rt_t *rt);

@@ -5,9 +5,9 @@ Two real implementations run here in userspace (see ../shared/reference/real-zfs
 OpenZFS 2.1.11 through libzpool (libzpool/zpool_harness + libleafemu.so) and ONNV b134
 through zfs-fuse (zfsfuse/run_b134.py). Both serve every leaf I/O from the reference
 device `fixed:latency=...,bandwidth=...,lanes=...`, which ziosim implements identically
-(models/device/fixed_device.h), so what differs is the ZFS layer. Under libzpool a scenario's
-device may also be a catalog drive (`device = "wd-re4-1tb"`): ziosim's own HDD or SSD model then
-serves the real code's leaf I/O in real time (libziosim_realtime.so), each leaf a whole drive.
+(models/device/fixed_device.h), so what differs is the ZFS layer. A scenario's device may
+also be a catalog drive (`device = "wd-re4-1tb"`): ziosim's own HDD or SSD model then serves the
+real code's leaf I/O in real time (build/libziosim_realtime.so), each leaf a whole drive.
 
     crosscheck.py run     [--matrix M] [--only NAME ...] [--era E] [--repeats N] [--refs DIR]
         runs each scenario on the real code and on ziosim, writes the real code's
@@ -44,6 +44,7 @@ DEFAULT_MATRIX = HERE / "matrix.toml"
 REFS = ROOT / "traces" / "crosscheck"
 ERAS = ("openzfs-2.1", "onnv-134")
 LABEL_BYTES = 4 << 20
+REALTIME_LIB = ROOT / "build" / "libziosim_realtime.so"  # ziosim drives in real time (bindings/realtime/)
 READ_CLASSES = {"sync_read", "async_read", "scrub"}
 # `compare --set NAME=VALUE`: tunables given to the ziosim side only (what-if against the real runs).
 ZIOSIM_SETTINGS: list[str] = []
@@ -134,8 +135,6 @@ def apply_drive(scn, given, where):
     for key in ("rotational", "leaf_size"):
         if key in given:
             raise UsageError(f"{where}: {key}: comes from the drive {scn['device']!r}; leave it out")
-    if scn["eras"] != ["openzfs-2.1"]:
-        raise UsageError(f"{where}: eras: a catalog drive serves libzpool only (eras = [\"openzfs-2.1\"])")
     scn["rotational"] = drive["kind"] == "hdd"
     scn["leaf_size"] = drive["capacity_bytes"]
 
@@ -314,6 +313,8 @@ def libzpool_tools():
 def run_real(scn, era, n, workdir):
     first, length = read_range(scn)
     log = Path(workdir) / "leaf.csv"
+    if not scn["device"].startswith("fixed:") and not REALTIME_LIB.exists():
+        raise UsageError(f"device {scn['device']}: {REALTIME_LIB} is not built (cmake --build build)")
     read = f"range:{first}:{length}" if scn["read"].startswith("range:") else scn["read"]
     common = ["--vdev", scn["vdev"], "--ashift", str(scn["ashift"]), "--recordsize", str(scn["recordsize"]),
               "--file-size", str(scn["file_size"]), "--readers", str(n), "--read", read,
@@ -330,7 +331,7 @@ def run_real(scn, era, n, workdir):
     else:
         if scn["tunables"]:
             raise UsageError(f"{scn['name']}: zfs-fuse takes no tunables; run this scenario on openzfs-2.1 only")
-        env = dict(os.environ)
+        env = dict(os.environ, LEAFEMU_ZIOSIM_LIB=str(REALTIME_LIB))
         cmd = [sys.executable, str(HERE / "zfsfuse" / "run_b134.py"), "--work", str(Path(workdir) / "b134"),
                *common, "--bs", str(scn["bs"]), "--device", scn["device"], "--log", str(log),
                "--max-arc-mb", str(scn["arc_max"] >> 20),

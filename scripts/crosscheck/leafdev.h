@@ -161,6 +161,8 @@ typedef struct {
 	int64_t (*origin_ns)(const ziosim_rt_t *);
 	ziosim_rt_io_t *(*submit)(ziosim_rt_t *, int, int, int64_t, int64_t, int64_t *, char *, size_t);
 	void (*wait)(ziosim_rt_t *, ziosim_rt_io_t *, int64_t *, int64_t *);
+	int (*submit_async)(ziosim_rt_t *, int, int, int64_t, int64_t, ziosim_rt_done_fn, void *, int64_t *, char *,
+	    size_t);
 } leafdev_ziosim_t;
 
 /*
@@ -192,8 +194,10 @@ leafdev_ziosim_open(leafdev_ziosim_t *z, const char *drive, int leaves, char *er
 	z->submit = (ziosim_rt_io_t *(*)(ziosim_rt_t *, int, int, int64_t, int64_t, int64_t *, char *, size_t))
 	    dlsym(h, "ziosim_rt_submit");
 	z->wait = (void (*)(ziosim_rt_t *, ziosim_rt_io_t *, int64_t *, int64_t *))dlsym(h, "ziosim_rt_wait");
+	z->submit_async = (int (*)(ziosim_rt_t *, int, int, int64_t, int64_t, ziosim_rt_done_fn, void *, int64_t *,
+	    char *, size_t))dlsym(h, "ziosim_rt_submit_async");
 	if (abi == NULL || open == NULL || z->start == NULL || z->origin_ns == NULL || z->submit == NULL ||
-	    z->wait == NULL || abi() != ZIOSIM_RT_ABI_VERSION) {
+	    z->wait == NULL || z->submit_async == NULL || abi() != ZIOSIM_RT_ABI_VERSION) {
 		snprintf(err, errlen, "%s is not libziosim_realtime.so ABI %d", path, ZIOSIM_RT_ABI_VERSION);
 		dlclose(h);
 		return (-1);

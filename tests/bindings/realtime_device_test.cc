@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -142,6 +144,82 @@ TEST(RealtimeDeviceTest, AnHddServesAsTheSimulatorDoesGivenTheSameArrivals) {
   EXPECT_GT(reordered, 0);  // the drive's own queue order, not arrival order
 }
 
+struct AsyncLog {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<Served> served;
+  size_t done = 0;
+  ziosim_rt_t* rt = nullptr;
+};
+
+struct AsyncIo {
+  AsyncLog* log;
+  size_t index;
+};
+
+void OnAsyncDone(void* arg, int64_t start_ns, int64_t end_ns) {
+  auto* io = static_cast<AsyncIo*>(arg);
+  const int64_t released = MonotonicNs() - ziosim_rt_origin_ns(io->log->rt);
+  std::lock_guard<std::mutex> lk(io->log->mu);
+  Served& s = io->log->served[io->index];
+  s.start = start_ns;
+  s.end = end_ns;
+  s.released = released;
+  ++io->log->done;
+  io->log->cv.notify_all();
+}
+
+TEST(RealtimeDeviceTest, AsynchronousIoCompletesThroughItsCallbackAsTheSimulatorServesIt) {
+  const std::string drive = "generic-7200-hdd";
+  Rt rt = Open(drive, 1);
+  ASSERT_NE(rt, nullptr);
+  AsyncLog log;
+  log.rt = rt.get();
+  constexpr size_t kIos = 12;
+  log.served.resize(kIos);
+  std::vector<AsyncIo> ios(kIos);
+  for (size_t i = 0; i < kIos; ++i) {
+    ios[i] = {&log, i};
+    Served s{0, static_cast<int64_t>((i * 7919) % 1000) << 20, 131072, 0, 0, 0, 0};
+    {
+      std::lock_guard<std::mutex> lk(log.mu);
+      log.served[i] = s;
+    }
+    char err[256];
+    int64_t arrival = 0;
+    ASSERT_EQ(ziosim_rt_submit_async(rt.get(), 0, 'R', s.offset, s.size, OnAsyncDone, &ios[i], &arrival, err,
+                                     sizeof err), 0)
+        << err;
+    std::lock_guard<std::mutex> lk(log.mu);
+    log.served[i].arrival = arrival;
+  }
+  std::unique_lock<std::mutex> lk(log.mu);
+  log.cv.wait(lk, [&] { return log.done == kIos; });
+  const Replay replay(ResolveDrive(drive), 1, log.served);
+  for (size_t i = 0; i < kIos; ++i) {
+    EXPECT_EQ(log.served[i].start, replay.start(i)) << "I/O " << i;
+    EXPECT_EQ(log.served[i].end, replay.end(i)) << "I/O " << i;
+    EXPECT_GE(log.served[i].released, log.served[i].end);
+  }
+}
+
+TEST(RealtimeDeviceTest, StartWaitsForTheIoInFlight) {
+  Rt rt = Open("fixed:latency=20ms,bandwidth=1GB/s,lanes=1", 1);
+  ASSERT_NE(rt, nullptr);
+  AsyncLog log;
+  log.rt = rt.get();
+  log.served.resize(1);
+  AsyncIo io{&log, 0};
+  char err[256];
+  int64_t arrival = 0;
+  ASSERT_EQ(ziosim_rt_submit_async(rt.get(), 0, 'R', 0, 4096, OnAsyncDone, &io, &arrival, err, sizeof err), 0);
+  const int64_t before = MonotonicNs();
+  ziosim_rt_start(rt.get());
+  EXPECT_GE(MonotonicNs() - before, 19'000'000);  // it waited for the 20 ms read
+  std::unique_lock<std::mutex> lk(log.mu);
+  log.cv.wait(lk, [&] { return log.done == 1; });
+}
+
 TEST(RealtimeDeviceTest, StartGivesFreshDevicesAndANewOrigin) {
   Rt rt = Open("fixed:latency=1ms,bandwidth=1GB/s,lanes=1", 1);
   ASSERT_NE(rt, nullptr);
@@ -172,6 +250,8 @@ TEST(RealtimeDeviceTest, RejectsWhatTheDriveCannotTake) {
   EXPECT_NE(std::string(err).find("leaf 2"), std::string::npos) << err;
   EXPECT_EQ(ziosim_rt_submit(rt.get(), 0, 'X', 0, 4096, &arrival, err, sizeof err), nullptr);
   EXPECT_NE(std::string(err).find("op"), std::string::npos) << err;
+  EXPECT_EQ(ziosim_rt_submit_async(rt.get(), 0, 'R', 0, 4096, nullptr, nullptr, &arrival, err, sizeof err), -1);
+  EXPECT_NE(std::string(err).find("done"), std::string::npos) << err;
 }
 
 }  // namespace

@@ -32,6 +32,9 @@ ISSUE_SPACING = ("ziosim issues a dmu_read's blocks at one instant (26-40 % of i
                  "within 20 us of each other), the real code spends CPU per zio (0-3 %): on a drive that answers "
                  "in under a millisecond (drive cache hits, an SSD) the first reads complete before the last "
                  "arrive, so the real code keeps 5-7 in one device where ziosim has 8-9, and aggregates less")
+FUSE_CPU = ("b134 is read through FUSE, 128K per request, each crossing the kernel twice and run by the "
+            "zfs-fuse daemon on this 2-core host: on a drive faster than the reference device that CPU time, "
+            "which ziosim does not model, bounds the real MB/s (leaf reads and queue depth match exactly)")
 KNOWN_GAPS: dict[tuple[str, str, str], tuple[float, str]] = {
     ("openzfs-2.1", "mirror2-range", "mb_s"): (0.15, STARTUP),
     ("onnv-134", "mirror2-range", "mb_s"): (0.15, STARTUP),
@@ -56,6 +59,9 @@ KNOWN_GAPS: dict[tuple[str, str, str], tuple[float, str]] = {
     ("openzfs-2.1", "mirror2-ssd", "max_in_flight"): (0, ISSUE_SPACING),
     ("openzfs-2.1", "mirror2-ssd", "mb_s"): (0.80, ISSUE_SPACING + "; at 440-570 MB/s the real runs are also "
                                                    "bound by this 2-core host's CPU (checksums, copies)"),
+    ("onnv-134", "mirror2-hdd", "mb_s"): (0.20, FUSE_CPU),
+    ("onnv-134", "raidz2-5-hdd", "mb_s"): (0.35, FUSE_CPU + "; 1 reader aggregates less (0.80 vs 0.89)"),
+    ("onnv-134", "mirror2-ssd", "mb_s"): (1.10, FUSE_CPU),
 }
 
 
@@ -203,8 +209,6 @@ def test_a_catalog_device_is_checked_against_its_drive():
         xc.apply_drive(small("x", device="no-such-drive"), {}, "m.toml: scenario 1")
     with pytest.raises(xc.UsageError, match="rotational: comes from the drive"):
         xc.apply_drive(small("x", device="generic-ssd"), {"rotational": True}, "m.toml: scenario 1")
-    with pytest.raises(xc.UsageError, match="serves libzpool only"):
-        xc.apply_drive(small("x", device="generic-ssd", eras=["onnv-134"]), {}, "m.toml: scenario 1")
     ssd = small("x", device="generic-ssd")
     xc.apply_drive(ssd, {}, "m.toml: scenario 1")
     assert ssd["rotational"] is False and "rotational" not in xc.ziosim_pool(ssd)

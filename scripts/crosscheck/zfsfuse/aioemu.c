@@ -24,7 +24,10 @@
  *                    has this base name (the seccomp filter is inherited by
  *                    children and across exec, so it must not be installed
  *                    in a wrapper such as nice)
- *   LEAFEMU_DEVICE   "fixed:latency=4ms,bandwidth=150MB/s,lanes=1"
+ *   LEAFEMU_DEVICE   "fixed:latency=4ms,bandwidth=150MB/s,lanes=1", or a ziosim
+ *                    drive ("wd-re4-1tb"): ziosim's own model serves each I/O in
+ *                    real time (libziosim_realtime.so, see ../leafdev.h) and an
+ *                    asynchronous one is due when the emulator completes it
  *   LEAFEMU_LOG      CSV written at the end of each phase
  *   LEAFEMU_CONTROL  control file, polled every millisecond by a thread:
  *                    content starting with "on" starts a phase (emulation +
@@ -71,6 +74,7 @@ typedef struct {
 	int64_t lane_free[LEAFDEV_MAX_LANES];
 	int64_t *ends;		/* end times of I/Os possibly still in flight */
 	size_t nends, capends;
+	int64_t zinflight;	/* ziosim drive: I/Os submitted, not completed */
 } leaf_t;
 
 typedef struct {
@@ -83,6 +87,8 @@ typedef struct {
 	uint64_t data, obj;
 	int64_t res, res2;
 	int64_t due;		/* CLOCK_MONOTONIC ns */
+	int waits;		/* ziosim drive: of the real I/O and the emulator, still to finish */
+	int64_t end_at;		/* ziosim drive: the emulator's completion */
 } pend_t;
 
 typedef struct {
@@ -99,6 +105,8 @@ static leaf_t leaves[MAX_LEAVES];
 static int nleaves;
 /* The device model; without LEAFEMU_DEVICE (or "none") I/O takes no time. */
 static leafdev_t dev = { 0, INFINITY, 1 };
+static leafdev_ziosim_t zdev;	/* or a ziosim drive */
+static int use_ziosim;
 
 static volatile int emul_on;
 static int64_t phase_start;
@@ -134,16 +142,20 @@ die(const char *msg)
 static void
 parse_device(const char *spec)
 {
-	char err[256], msg[400];
+	char err[256], msg[300];
 	if (!spec || !*spec || !strcmp(spec, "none"))
 		return;
-	/*
-	 * The reference device only: a ziosim drive completes I/O from the
-	 * emulator's thread, and this interposer delivers completions through
-	 * io_getevents by due time, fixed at submit.
-	 */
+	if (strncmp(spec, "fixed:", 6) != 0) {
+		char zerr[1024], zmsg[1100];
+		if (leafdev_ziosim_open(&zdev, spec, nleaves, zerr, sizeof (zerr)) != 0) {
+			snprintf(zmsg, sizeof (zmsg), "LEAFEMU_DEVICE: %s", zerr);
+			die(zmsg);
+		}
+		use_ziosim = 1;
+		return;
+	}
 	if (leafdev_parse(spec, &dev, err, sizeof (err)) != 0) {
-		snprintf(msg, sizeof (msg), "LEAFEMU_DEVICE: %s (zfs-fuse runs on the reference device only)", err);
+		snprintf(msg, sizeof (msg), "LEAFEMU_DEVICE: %s", err);
 		die(msg);
 	}
 }
@@ -166,6 +178,29 @@ fd_leaf(int fd)
 		if (!strcmp(target, leaves[i].path))
 			return i;
 	return -1;
+}
+
+/* Appends one record (times in ns since the phase started) while a phase is on. */
+static void
+log_io(int li, int op, int64_t off, int64_t size, int64_t arr, int64_t start, int64_t end, int inflight)
+{
+	pthread_mutex_lock(&log_lock);
+	if (emul_on) {
+		if (nrecs == caprecs) {
+			caprecs = caprecs ? 2 * caprecs : 65536;
+			recs = realloc(recs, caprecs * sizeof (rec_t));
+		}
+		rec_t *r = &recs[nrecs++];
+		r->leaf = li;
+		r->op = op;
+		r->off = off;
+		r->size = size;
+		r->arr = arr;
+		r->start = start;
+		r->end = end;
+		r->inflight = inflight;
+	}
+	pthread_mutex_unlock(&log_lock);
 }
 
 /*
@@ -198,25 +233,98 @@ device_book(int li, int op, int64_t off, int64_t size)
 	L->ends[L->nends++] = end;
 
 	/* log under the leaf lock so that per-leaf log order = booking order */
-	pthread_mutex_lock(&log_lock);
-	if (emul_on) {
-		if (nrecs == caprecs) {
-			caprecs = caprecs ? 2 * caprecs : 65536;
-			recs = realloc(recs, caprecs * sizeof (rec_t));
-		}
-		rec_t *r = &recs[nrecs++];
-		r->leaf = li;
-		r->op = op;
-		r->off = off;
-		r->size = size;
-		r->arr = a - phase_start;
-		r->start = start - phase_start;
-		r->end = end - phase_start;
-		r->inflight = inflight;
-	}
-	pthread_mutex_unlock(&log_lock);
+	log_io(li, op, off, size, a - phase_start, start - phase_start, end - phase_start, inflight);
 	pthread_mutex_unlock(&L->lock);
 	return end;
+}
+
+/* ---- a ziosim drive: completions come from the emulator's thread ---- */
+
+typedef struct {
+	ctx_t *c;
+	uint64_t obj;
+	int li, op, inflight;
+	int64_t off, size, arr;
+} zpend_t;
+
+static ziosim_rt_io_t *
+ziosim_submit(int li, int op, int64_t off, int64_t size, int64_t *arr)
+{
+	char err[1024];
+	ziosim_rt_io_t *io = zdev.submit(zdev.rt, li, op, off, size, arr, err, sizeof (err));
+	if (io == NULL)
+		die(err);
+	return (io);
+}
+
+/* Under c->lock: the pending event of iocb obj. */
+static pend_t *
+find_pend(ctx_t *c, uint64_t obj)
+{
+	for (size_t j = 0; j < c->np; j++)
+		if (c->p[j].obj == obj)
+			return (&c->p[j]);
+	die("completion of an iocb that is not pending");
+	return (NULL);
+}
+
+/* Under c->lock: one of the two halves finished; the event is due once both have. */
+static void
+pend_half_done(ctx_t *c, pend_t *p)
+{
+	if (--p->waits == 0) {
+		p->due = p->end_at;
+		pthread_cond_broadcast(&c->cond);
+	}
+}
+
+static void
+ziosim_async_done(void *arg, int64_t start, int64_t end)
+{
+	zpend_t *z = arg;
+	pthread_mutex_lock(&z->c->lock);
+	pend_t *p = find_pend(z->c, z->obj);
+	p->end_at = phase_start + end;
+	pend_half_done(z->c, p);
+	pthread_mutex_unlock(&z->c->lock);
+	__atomic_sub_fetch(&leaves[z->li].zinflight, 1, __ATOMIC_RELAXED);
+	log_io(z->li, z->op, z->off, z->size, z->arr, start, end, z->inflight);
+	free(z);
+}
+
+/* io_submit of a read or write on a leaf served by a ziosim drive. */
+static void
+ziosim_io_submit(ctx_t *c, struct iocb *cb, int li, int op)
+{
+	zpend_t *z = malloc(sizeof (*z));
+	char err[1024];
+	if (z == NULL)
+		die("out of memory");
+	*z = (zpend_t){ c, (uint64_t)(uintptr_t)cb, li, op, 0, (int64_t)cb->aio_offset,
+	    (int64_t)cb->aio_nbytes, 0 };
+	pthread_mutex_lock(&c->lock);
+	if (c->np == c->capp) {
+		c->capp = c->capp ? 2 * c->capp : 256;
+		c->p = realloc(c->p, c->capp * sizeof (pend_t));
+	}
+	c->p[c->np++] = (pend_t){ cb->aio_data, z->obj, 0, 0, INT64_MAX, 2, 0 };
+	pthread_mutex_unlock(&c->lock);
+	z->inflight = (int)__atomic_add_fetch(&leaves[li].zinflight, 1, __ATOMIC_RELAXED);
+	if (zdev.submit_async(zdev.rt, li, op, z->off, z->size, ziosim_async_done, z, &z->arr, err,
+	    sizeof (err)) != 0)
+		die(err);
+	int64_t res = op == 'R' ?
+	    syscall(SYS_pread64, (int)cb->aio_fildes, (void *)(uintptr_t)cb->aio_buf, (size_t)cb->aio_nbytes,
+	    (off_t)cb->aio_offset) :
+	    syscall(SYS_pwrite64, (int)cb->aio_fildes, (void *)(uintptr_t)cb->aio_buf, (size_t)cb->aio_nbytes,
+	    (off_t)cb->aio_offset);
+	if (res < 0)
+		res = -errno;
+	pthread_mutex_lock(&c->lock);
+	pend_t *p = find_pend(c, (uint64_t)(uintptr_t)cb);	/* z may be freed already */
+	p->res = res;
+	pend_half_done(c, p);
+	pthread_mutex_unlock(&c->lock);
 }
 
 static void
@@ -291,6 +399,11 @@ emu_io_submit(uint64_t id, long nr, struct iocb **iocbpp)
 			return i ? i : -EINVAL;
 		}
 		li = fd_leaf(fd);
+		if (op != 'F' && li >= 0 && emul_on && use_ziosim) {
+			ziosim_io_submit(c, cb, li, op);
+			__atomic_add_fetch(&nsubmits_total, 1, __ATOMIC_RELAXED);
+			continue;
+		}
 		if (op == 'F') {
 			res = syscall(SYS_fsync, fd);
 			res = res < 0 ? -errno : 0;
@@ -320,6 +433,8 @@ emu_io_submit(uint64_t id, long nr, struct iocb **iocbpp)
 		p->res = res;
 		p->res2 = 0;
 		p->due = due;
+		p->waits = 0;
+		p->end_at = due;
 		pthread_cond_broadcast(&c->cond);
 		pthread_mutex_unlock(&c->lock);
 		__atomic_add_fetch(&nsubmits_total, 1, __ATOMIC_RELAXED);
@@ -436,6 +551,18 @@ static ssize_t
 sync_leaf_io(int fd, int op, void *buf, size_t n, off_t off)
 {
 	int li = (emul_on && nleaves) ? fd_leaf(fd) : -1;
+	if (li >= 0 && use_ziosim) {
+		int64_t arr, start, end;
+		int inflight = (int)__atomic_add_fetch(&leaves[li].zinflight, 1, __ATOMIC_RELAXED);
+		ziosim_rt_io_t *io = ziosim_submit(li, op, off, (int64_t)n, &arr);
+		ssize_t r = op == 'R' ? real_pread64(fd, buf, n, off) : real_pwrite64(fd, buf, n, off);
+		int e = errno;
+		zdev.wait(zdev.rt, io, &start, &end);
+		__atomic_sub_fetch(&leaves[li].zinflight, 1, __ATOMIC_RELAXED);
+		log_io(li, op, off, (int64_t)n, arr, start, end, inflight);
+		errno = e;
+		return r;
+	}
 	int64_t due = li >= 0 ? device_book(li, op, off, n) : 0;
 	ssize_t r = op == 'R' ? real_pread64(fd, buf, n, off) : real_pwrite64(fd, buf, n, off);
 	if (li >= 0) {
@@ -556,10 +683,12 @@ control_thread(void *arg)
 				leaves[i].nends = 0;
 				pthread_mutex_unlock(&leaves[i].lock);
 			}
+			if (use_ziosim)		/* fresh drives, once the last phase's I/O is done */
+				zdev.start(zdev.rt);
 			pthread_mutex_lock(&log_lock);
 			nrecs = 0;
 			late_n = late_sum = late_max = late_over1ms = 0;
-			phase_start = now_ns();
+			phase_start = use_ziosim ? zdev.origin_ns(zdev.rt) : now_ns();
 			__atomic_store_n(&emul_on, 1, __ATOMIC_SEQ_CST);
 			pthread_mutex_unlock(&log_lock);
 			ack("on");

@@ -131,8 +131,11 @@ def parse_args(argv):
         die_arg("primarycache", "all | metadata")
     if a.compression != "off":
         die_arg("compression", "only off is supported")
-    if a.device != "none" and not re.fullmatch(r"fixed:[a-z]+=[^,]+(,[a-z]+=[^,]+)*", a.device):
-        die_arg("device", "expected fixed:latency=T,bandwidth=B,lanes=N or none")
+    # fixed:... (the reference device), none, or a ziosim drive name, checked by the interposer.
+    if a.device.startswith("fixed:") and not re.fullmatch(r"fixed:[a-z]+=[^,]+(,[a-z]+=[^,]+)*", a.device):
+        die_arg("device", "expected fixed:latency=T,bandwidth=B,lanes=N, a ziosim drive or none")
+    if not a.device:
+        die_arg("device", "expected fixed:latency=T,bandwidth=B,lanes=N, a ziosim drive or none")
     try:
         a.settle = float(a.settle)
         if a.settle < 0:
