@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/queue/vdev_queue.h"
+#include "sim/zfs/vdev/queue/vdev_queue.h"
 #include "sim/zfs/tunables.h"
 #include "sim/zfs/zio.h"
 

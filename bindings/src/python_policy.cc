@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "models/policy/mirror_policy.h"
+#include "sim/zfs/vdev/mirror_policy/mirror_policy.h"
 #include "sim/zfs/zio.h"
 
 namespace py = pybind11;

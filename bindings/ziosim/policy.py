@@ -86,7 +86,7 @@ _plugins: list[str] = []
 
 def load_mirror_policy_plugin(path: str) -> str:
     """Loads a mirror policy plug-in, a C shared library built against
-    ``models/policy/plugin/ziosim_mirror_plugin.h``, and returns the name it registered
+    ``sim/zfs/vdev/mirror_policy/plugin/ziosim_mirror_plugin.h``, and returns the name it registered
     (select it with ``tunables={"mirror_policy": name}``). Loading the same file again
     is a no-op. :func:`ziosim.sweep` loads the plug-ins of this process in its workers too.
     """
@@ -102,7 +102,7 @@ def plugin_include_dir() -> str:
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
-    for d in (here / "include", here.parents[2] / "models" / "policy" / "plugin"):  # wheel, build/python
+    for d in (here / "include", here.parents[2] / "sim" / "zfs" / "vdev" / "mirror_policy" / "plugin"):  # wheel, build/python
         if (d / "ziosim_mirror_plugin.h").exists():
             return str(d)
     raise FileNotFoundError("ziosim_mirror_plugin.h is not installed with this package")

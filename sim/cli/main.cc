@@ -1,7 +1,7 @@
 // ziosim: a discrete-event simulator of ZFS read I/O.
 #include <iostream>
 
-#include "models/policy/plugin_policy.h"
+#include "sim/zfs/vdev/mirror_policy/plugin_policy.h"
 #include "sim/cli/commands.h"
 #include "sim/core/status.h"
 
@@ -10,7 +10,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();  // --policy-plugin may also follow the command's name
   app.add_option("--policy-plugin", "Load a mirror policy plug-in (a C shared library, see "
-                                    "models/policy/plugin/ziosim_mirror_plugin.h); select it with --set mirror_policy=NAME")
+                                    "sim/zfs/vdev/mirror_policy/plugin/ziosim_mirror_plugin.h); select it with --set mirror_policy=NAME")
       ->each([](const std::string& path) { ziosim::LoadMirrorPolicyPlugin(path); })
       ->trigger_on_parse();
   ziosim::cli::AddDrivesCommand(app);

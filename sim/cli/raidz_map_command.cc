@@ -1,7 +1,7 @@
 // `ziosim raidz-map`: where one RAID-Z block lands on the children (columns,
 // child offsets, sizes, parity), its allocated size and skip sectors; with
 // --blocks N, how parity drifts across N blocks written back to back.
-// The arithmetic is models/vdev/raidz_map.h (zfs-read-path.md 3.2, 3.3, 3.6).
+// The arithmetic is sim/zfs/vdev/raidz_map.h (zfs-read-path.md 3.2, 3.3, 3.6).
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/vdev/raidz_map.h"
+#include "sim/zfs/vdev/raidz_map.h"
 #include "sim/cli/commands.h"
 #include "sim/core/status.h"
 #include "sim/core/units.h"

@@ -6,7 +6,7 @@
 #define ZIOSIM_SIM_STATS_RUN_CHECK_H_
 
 #include "models/device/device.h"
-#include "models/queue/vdev_queue.h"
+#include "sim/zfs/vdev/queue/vdev_queue.h"
 #include "sim/core/time.h"
 #include "sim/zfs/pool.h"
 

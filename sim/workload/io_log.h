@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include "models/vdev/leaf_vdev.h"
+#include "sim/zfs/vdev/leaf_vdev.h"
 
 namespace ziosim {
 

@@ -78,7 +78,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "models/vdev/raidz_vdev.h"
 #include "sim/core/random.h"
 #include "sim/core/status.h"
 
@@ -228,8 +227,7 @@ class PoolSpace {
       top.ms_count = top.vdev_asize >> top.ms_shift;
       top.usable = top.ms_count << top.ms_shift;
       const int children = static_cast<int>(v->children().size());
-      int parity = 0;
-      if (const auto* r = dynamic_cast<const RaidzVdev*>(v)) parity = r->parity();
+      const int parity = v->nparity();
       top.aliquot = aliquot * std::max(1, per_data_disk ? children - parity : children);
       top.quantum = sector * (parity + 1);
       top.materialized.assign(static_cast<size_t>(top.ms_count), false);

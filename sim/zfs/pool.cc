@@ -1,9 +1,7 @@
 #include "sim/zfs/pool.h"
 
 #include "models/catalog/catalog.h"
-#include "models/vdev/mirror_vdev.h"
-#include "models/vdev/raidz_map.h"
-#include "models/vdev/raidz_vdev.h"
+#include "sim/zfs/vdev/vdev_kind.h"
 
 namespace ziosim {
 
@@ -28,33 +26,12 @@ std::unique_ptr<LeafVdev> Pool::BuildLeaf(const std::string& drive, int top_inde
 }
 
 std::unique_ptr<Vdev> Pool::BuildTop(const PoolSpecVdev& v, int top_index) {
-  switch (v.kind) {
-    case PoolSpecVdev::Kind::kDisk:
-      return BuildLeaf(v.leaves[0].drive, top_index);
-    case PoolSpecVdev::Kind::kMirror: {
-      auto m = std::make_unique<MirrorVdev>(&ctx_, "mirror-" + std::to_string(top_index));
-      for (const PoolSpecLeaf& l : v.leaves) m->AddChild(BuildLeaf(l.drive, top_index));
-      m->Open();
-      return m;
-    }
-    case PoolSpecVdev::Kind::kRaidz: {
-      auto r = std::make_unique<RaidzVdev>(&ctx_, "raidz" + std::to_string(v.parity) + "-" + std::to_string(top_index),
-                                           v.parity, spec_.ashift);
-      for (const PoolSpecLeaf& l : v.leaves) r->AddChild(BuildLeaf(l.drive, top_index));
-      return r;
-    }
-  }
-  return nullptr;
+  std::vector<std::unique_ptr<LeafVdev>> leaves;
+  for (const PoolSpecLeaf& l : v.leaves) leaves.push_back(BuildLeaf(l.drive, top_index));
+  return GetVdevKind(v.type).build(&ctx_, top_index, v.parity, spec_.ashift, std::move(leaves));
 }
 
-int64_t Pool::BlockAsize(int top, int64_t psize) const {
-  const Vdev* v = this->top(top);
-  if (const auto* r = dynamic_cast<const RaidzVdev*>(v)) {
-    return RaidzAsize(static_cast<int>(r->children().size()), r->parity(), r->ashift(), psize);
-  }
-  const int64_t sector = int64_t{1} << spec_.ashift;
-  return (psize + sector - 1) / sector * sector;
-}
+int64_t Pool::BlockAsize(int top, int64_t psize) const { return this->top(top)->PsizeToAsize(psize, spec_.ashift); }
 
 Zio* Pool::StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPriority priority,
                      ZioDoneListener* listener, uint64_t tag, bool metadata) {
@@ -99,13 +76,7 @@ Zio* Pool::WriteLabel(size_t leaf, int64_t phys_offset, int64_t size, ZioPriorit
   return z;
 }
 
-void Pool::ResetStats() {
-  for (LeafVdev* l : leaves_) l->ResetStats();
-  for (const auto& top : root_->children()) {
-    if (auto* m = dynamic_cast<MirrorVdev*>(top.get())) m->ResetStats();
-    if (auto* r = dynamic_cast<RaidzVdev*>(top.get())) r->ResetStats();
-  }
-}
+void Pool::ResetStats() { root_->ResetStats(); }
 
 void Pool::SettleStats() {
   for (LeafVdev* l : leaves_) l->SettleStats();

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "models/vdev/leaf_vdev.h"
-#include "models/vdev/root_vdev.h"
+#include "sim/zfs/vdev/leaf_vdev.h"
+#include "sim/zfs/vdev/root_vdev.h"
 #include "sim/zfs/pool_spec.h"
 #include "sim/zfs/tunables.h"
 

@@ -2,8 +2,6 @@
 
 #include <cstdio>
 
-#include "models/vdev/mirror_vdev.h"
-
 namespace ziosim {
 
 namespace {
@@ -38,10 +36,9 @@ DiskReport ReportOne(const Pool& pool, size_t i, SimTime elapsed_ns) {
   r.vdev_cache_delegations = vc.delegations;
   r.vdev_cache_misses = vc.misses;
   for (int k = 0; k < Log2Histogram::kBuckets; ++k) r.seek_log2_cylinders[k] = d.seek_cylinders().bucket(k);
-  if (const auto* m = dynamic_cast<const MirrorVdev*>(leaf.parent())) {
-    for (size_t c = 0; c < m->children().size(); ++c) {
-      if (m->child(c) == &leaf) r.mirror_chosen = m->stats().chosen[c];
-    }
+  const Vdev* parent = leaf.parent();
+  for (size_t c = 0; c < parent->children().size(); ++c) {
+    if (parent->child(c) == &leaf) r.mirror_chosen = parent->ChildSelections(c);
   }
   return r;
 }

@@ -9,11 +9,11 @@
 #include "models/catalog/catalog.h"
 #include "sim/core/status.h"
 #include "sim/core/text.h"
+#include "sim/zfs/vdev/vdev_kind.h"
 
 namespace ziosim {
 namespace {
 
-constexpr std::string_view kKeywords[] = {"mirror", "raidz", "raidz1", "raidz2", "raidz3"};
 // zpool sections and vdev kinds ziosim does not model.
 constexpr std::string_view kUnsupported[] = {"spare", "special", "dedup"};
 constexpr int kMaxCount = 1024;
@@ -21,7 +21,8 @@ constexpr int kMinAshift = 9;
 constexpr int kMaxAshift = 16;
 
 bool IsKeyword(std::string_view t) {
-  return std::find(std::begin(kKeywords), std::end(kKeywords), t) != std::end(kKeywords);
+  int parity = 0;
+  return FindVdevKindByKeyword(t, &parity) != nullptr;
 }
 
 bool IsSection(std::string_view t) { return t == "log" || t == "cache"; }
@@ -114,12 +115,7 @@ class Parser {
       if (section_ == Section::kLog && t != "mirror") Fail(i, "log devices must be single disks or mirrors");
       CloseGroup();
       Group g{i, {}};
-      if (t == "mirror") {
-        g.vdev.kind = PoolSpecVdev::Kind::kMirror;
-      } else {
-        g.vdev.kind = PoolSpecVdev::Kind::kRaidz;
-        g.vdev.parity = t == "raidz" ? 1 : t.back() - '0';
-      }
+      g.vdev.type = FindVdevKindByKeyword(t, &g.vdev.parity)->name;
       group_ = std::move(g);
       return;
     }
@@ -137,8 +133,7 @@ class Parser {
         if (!spec_.caches.empty()) Fail(i, "ziosim models one cache device (give a single drive after cache)");
         spec_.caches.push_back({drive});
       } else {
-        PoolSpecVdev disk;
-        disk.kind = PoolSpecVdev::Kind::kDisk;
+        PoolSpecVdev disk;  // type "disk"
         disk.leaves.push_back({drive});
         Target().push_back(std::move(disk));
       }
@@ -210,10 +205,10 @@ class Parser {
   }
 
   [[noreturn]] void UnknownDrive(size_t i, const std::string& drive, bool counted) {
+    const std::vector<std::string> keywords = VdevKindKeywords();
     std::vector<std::string> candidates = CatalogNamesCached();
-    if (!counted) candidates.insert(candidates.begin(), std::begin(kKeywords), std::end(kKeywords));
+    if (!counted) candidates.insert(candidates.begin(), keywords.begin(), keywords.end());
     const std::vector<std::string> close = Closest(drive, candidates);
-    std::vector<std::string> keywords(std::begin(kKeywords), std::end(kKeywords));
     std::string what = std::string(counted ? "unknown drive \"" : "unknown drive or keyword \"") + drive + "\"";
     if (!close.empty()) what += "; did you mean " + Join(close, " or ") + "?";
     if (!counted) what += "; keywords: " + Join(keywords, ", ");
@@ -225,7 +220,7 @@ class Parser {
     if (!group_) return;
     const std::string& keyword = tokens_[group_->token];
     const int n = static_cast<int>(group_->vdev.leaves.size());
-    const int min = group_->vdev.kind == PoolSpecVdev::Kind::kMirror ? 2 : group_->vdev.parity + 1;
+    const int min = GetVdevKind(group_->vdev.type).min_children(group_->vdev.parity);
     if (n < min) {
       Fail(group_->token, ToLowerNoun(keyword) + " needs at least " + std::to_string(min) + " disks (got " +
                               std::to_string(n) + ")");
@@ -279,13 +274,14 @@ void AppendVdevs(std::string* out, const std::vector<PoolSpecVdev>& vdevs) {
     stripe.clear();
   };
   for (const PoolSpecVdev& v : vdevs) {
-    if (v.kind == PoolSpecVdev::Kind::kDisk) {
+    const std::string keyword = GetVdevKind(v.type).keyword_for(v.parity);
+    if (keyword.empty()) {
       stripe.insert(stripe.end(), v.leaves.begin(), v.leaves.end());
       continue;
     }
     flush_stripe();
     *out += out->empty() ? "" : " ";
-    *out += v.kind == PoolSpecVdev::Kind::kMirror ? "mirror" : "raidz" + std::to_string(v.parity);
+    *out += keyword;
     AppendLeaves(out, v.leaves);
   }
   flush_stripe();

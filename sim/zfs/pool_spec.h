@@ -7,9 +7,9 @@
 //   mirror 2xA log mirror 2xgeneric-ssd cache generic-ssd
 //                                             a mirror with a mirrored SLOG and an L2ARC
 //
-// Tokens are separated by whitespace. `mirror`, `raidz` (= raidz1), `raidz1`,
-// `raidz2` and `raidz3` start a top-level vdev whose disks follow until the next
-// keyword; a drive outside a group is a single-disk top-level vdev. A drive is
+// Tokens are separated by whitespace. A vdev kind's keyword (vdev_kind.h:
+// `mirror`, `raidz` (= raidz1), `raidz1`, `raidz2`, `raidz3`) starts a
+// top-level vdev whose disks follow until the next keyword; a drive outside a group is a single-disk top-level vdev. A drive is
 // a catalog name, disksim:FILE.parv or a .toml drive file (see ResolveDrive);
 // each is checked to resolve. `log` starts the log section (separate intent log
 // devices: single disks or mirrors, as zpool allows) and `cache` the cache
@@ -31,10 +31,9 @@ struct PoolSpecLeaf {
 };
 
 struct PoolSpecVdev {
-  enum class Kind { kDisk, kMirror, kRaidz };
-  Kind kind = Kind::kDisk;
-  int parity = 0;  // kRaidz: 1..3
-  std::vector<PoolSpecLeaf> leaves;  // kDisk: exactly one
+  std::string type = "disk";  // a registered vdev kind (sim/zfs/vdev/vdev_kind.h): disk, mirror, raidz
+  int parity = 0;             // raidz: 1..3
+  std::vector<PoolSpecLeaf> leaves;  // disk: exactly one
 };
 
 struct PoolSpec {

@@ -96,7 +96,7 @@ def test_listed_in_mirror_policies():
     assert not bool(p.loc["load_locality", "python"])
 
 
-# ---- C plug-ins (models/policy/plugin/ziosim_mirror_plugin.h) ----
+# ---- C plug-ins (sim/zfs/vdev/mirror_policy/plugin/ziosim_mirror_plugin.h) ----
 
 PORT_PLUGIN = REPO / "build" / "port_load_locality.so"
 

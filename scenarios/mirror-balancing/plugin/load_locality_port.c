@@ -5,15 +5,15 @@
  * patch under discussion behind -DPATCH_COUNT_QUEUED: count the I/Os waiting in
  * a child's ZFS queue in its load too, not only those issued to the device.
  *
- *   cc -O2 -fPIC -shared -I models/policy/plugin \
+ *   cc -O2 -fPIC -shared -I sim/zfs/vdev/mirror_policy/plugin \
  *      scenarios/mirror-balancing/plugin/load_locality_port.c -o port.so
- *   cc -O2 -fPIC -shared -I models/policy/plugin -DPATCH_COUNT_QUEUED \
+ *   cc -O2 -fPIC -shared -I sim/zfs/vdev/mirror_policy/plugin -DPATCH_COUNT_QUEUED \
  *      scenarios/mirror-balancing/plugin/load_locality_port.c -o patched.so
  *   build/ziosim --policy-plugin ./port.so --policy-plugin ./patched.so readers \
  *      --pool "mirror 2xwd-re4-1tb" --profile openzfs-2.1 --set mirror_policy=port_load_locality
  *
  * Unpatched it chooses exactly as the built-in load_locality of the issue era
- * (tests/models/policy/mirror_plugin_test.cc checks that read by read).
+ * (tests/sim/zfs/vdev/mirror_policy/mirror_plugin_test.cc checks that read by read).
  */
 #include <limits.h>
 #include <stdlib.h>

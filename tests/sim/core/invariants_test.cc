@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/queue/vdev_queue.h"
+#include "sim/zfs/vdev/queue/vdev_queue.h"
 #include "sim/stats/run_check.h"
 #include "sim/zfs/pool.h"
 #include "sim/zfs/tunables.h"

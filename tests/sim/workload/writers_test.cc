@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/vdev/raidz_map.h"
+#include "sim/zfs/vdev/raidz_map.h"
 #include "sim/core/status.h"
 
 namespace ziosim {

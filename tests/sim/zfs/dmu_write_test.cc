@@ -8,7 +8,7 @@
 #include <memory>
 #include <set>
 
-#include "models/vdev/vdev.h"
+#include "sim/zfs/vdev/vdev.h"
 #include "sim/zfs/allocator.h"
 
 namespace ziosim {

@@ -13,7 +13,6 @@
 namespace ziosim {
 namespace {
 
-using Kind = PoolSpecVdev::Kind;
 
 using test::ErrorOf;
 
@@ -26,7 +25,7 @@ std::vector<std::string> Drives(const PoolSpecVdev& v) {
 TEST(PoolSpecTest, TwoWayMirror) {
   const PoolSpec s = ParsePoolSpec("mirror wd-re4-1tb wd-re4-1tb");
   ASSERT_EQ(s.vdevs.size(), 1u);
-  EXPECT_EQ(s.vdevs[0].kind, Kind::kMirror);
+  EXPECT_EQ(s.vdevs[0].type, "mirror");
   EXPECT_EQ(s.vdevs[0].parity, 0);
   EXPECT_EQ(Drives(s.vdevs[0]), (std::vector<std::string>{"wd-re4-1tb", "wd-re4-1tb"}));
   EXPECT_EQ(s.ashift, 12);
@@ -37,7 +36,7 @@ TEST(PoolSpecTest, TwoWayMirror) {
 TEST(PoolSpecTest, RaidzWithCount) {
   const PoolSpec s = ParsePoolSpec("raidz2 5xhgst-nas-4tb", 9);
   ASSERT_EQ(s.vdevs.size(), 1u);
-  EXPECT_EQ(s.vdevs[0].kind, Kind::kRaidz);
+  EXPECT_EQ(s.vdevs[0].type, "raidz");
   EXPECT_EQ(s.vdevs[0].parity, 2);
   EXPECT_EQ(Drives(s.vdevs[0]), std::vector<std::string>(5, "hgst-nas-4tb"));
   EXPECT_EQ(s.ashift, 9);
@@ -71,7 +70,7 @@ TEST(PoolSpecTest, BareDrivesAreAStripe) {
   const PoolSpec s = ParsePoolSpec("wd-re4-1tb 2xhgst-nas-4tb");
   ASSERT_EQ(s.vdevs.size(), 3u);
   for (const PoolSpecVdev& v : s.vdevs) {
-    EXPECT_EQ(v.kind, Kind::kDisk);
+    EXPECT_EQ(v.type, "disk");
     EXPECT_EQ(v.leaves.size(), 1u);
   }
   EXPECT_EQ(s.vdevs[0].leaves[0].drive, "wd-re4-1tb");
@@ -82,8 +81,8 @@ TEST(PoolSpecTest, BareDrivesAreAStripe) {
 TEST(PoolSpecTest, StripeThenMirror) {
   const PoolSpec s = ParsePoolSpec("generic-ssd mirror 2xwd-re4-1tb");
   ASSERT_EQ(s.vdevs.size(), 2u);
-  EXPECT_EQ(s.vdevs[0].kind, Kind::kDisk);
-  EXPECT_EQ(s.vdevs[1].kind, Kind::kMirror);
+  EXPECT_EQ(s.vdevs[0].type, "disk");
+  EXPECT_EQ(s.vdevs[1].type, "mirror");
   EXPECT_EQ(FormatPoolSpec(s), "generic-ssd mirror 2xwd-re4-1tb");
 }
 
@@ -187,7 +186,7 @@ TEST(PoolSpecTest, LogAndCacheSections) {
   ASSERT_EQ(s.vdevs.size(), 1u);
   EXPECT_EQ(Drives(s.vdevs[0]), (std::vector<std::string>{"wd-re4-1tb", "wd-re4-1tb"}));
   ASSERT_EQ(s.logs.size(), 1u);
-  EXPECT_EQ(s.logs[0].kind, Kind::kMirror);
+  EXPECT_EQ(s.logs[0].type, "mirror");
   EXPECT_EQ(Drives(s.logs[0]), (std::vector<std::string>{"generic-ssd", "generic-ssd"}));
   ASSERT_EQ(s.caches.size(), 1u);
   EXPECT_EQ(s.caches[0].drive, "generic-ssd");
@@ -196,7 +195,7 @@ TEST(PoolSpecTest, LogAndCacheSections) {
   // Sections in either order; bare log disks are single-disk log vdevs, striped.
   const PoolSpec t = ParsePoolSpec("raidz1 5xwd-re4-1tb cache generic-ssd log 2xgeneric-ssd");
   ASSERT_EQ(t.logs.size(), 2u);
-  EXPECT_EQ(t.logs[1].kind, Kind::kDisk);
+  EXPECT_EQ(t.logs[1].type, "disk");
   EXPECT_EQ(t.caches.size(), 1u);
   EXPECT_EQ(FormatPoolSpec(t), "raidz1 5xwd-re4-1tb log 2xgeneric-ssd cache generic-ssd");
   EXPECT_EQ(FormatPoolSpec(ParsePoolSpec(FormatPoolSpec(t))), FormatPoolSpec(t));

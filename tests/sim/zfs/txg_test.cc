@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "models/vdev/raidz_map.h"
-#include "models/vdev/raidz_vdev.h"
+#include "sim/zfs/vdev/raidz_map.h"
+#include "sim/zfs/vdev/raidz_vdev.h"
 #include "sim/zfs/dmu_write.h"
 
 namespace ziosim {
