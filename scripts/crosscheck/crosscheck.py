@@ -427,7 +427,7 @@ def cmd_run(args, scenarios):
 
 def table_rows(scn, era, ref, work):
     out = []
-    for n_text, reals in ref["runs"].items():
+    for n_text, reals in sorted(ref["runs"].items(), key=lambda kv: int(kv[0])):
         sim = run_ziosim(scn, era, int(n_text), work)
         out.append((scn["name"], int(n_text), compare(reals, sim), sim, reals))
     return out
