@@ -1,4 +1,4 @@
-// ImportZdbLayout (sim/zfs/allocator.h): a `zdb -ddddd` dump gives one file's
+// ImportZdbLayout (sim/zfs/zdb_layout.h): a `zdb -ddddd` dump gives one file's
 // layout on the pool, or an InputError. The pool is two 2-way mirrors of a
 // catalog drive, built once.
 #include <memory>
@@ -7,6 +7,7 @@
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/zfs/allocator.h"
+#include "sim/zfs/zdb_layout.h"
 #include "sim/zfs/pool.h"
 #include "sim/zfs/pool_spec.h"
 #include "sim/zfs/tunables.h"

@@ -2,8 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 namespace ziosim {
+
+bool ParseInt64(std::string_view s, int64_t* out, int base) {
+  if (s.empty()) return false;
+  const char* end = s.data() + s.size();
+  auto [p, ec] = std::from_chars(s.data(), end, *out, base);
+  return ec == std::errc() && p == end;
+}
 
 std::string Lower(std::string_view s) {
   std::string out(s);

@@ -3,6 +3,7 @@
 #define ZIOSIM_SIM_CORE_TEXT_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,8 @@
 namespace ziosim {
 
 std::string Lower(std::string_view s);
+// Whether all of `s` is one integer in `base` (no sign for base 16, no spaces); sets *out.
+bool ParseInt64(std::string_view s, int64_t* out, int base = 10);
 std::string_view Trim(std::string_view s);
 // Levenshtein distance, for "did you mean" suggestions.
 size_t EditDistance(std::string_view a, std::string_view b);

@@ -56,6 +56,12 @@ struct Dva {
   int64_t asize = 0;
 };
 
+// Largest block ZFS writes (SPA_MAXBLOCKSIZE).
+inline constexpr int64_t kMaxBlockBytes = int64_t{16} << 20;
+
+// The block pointer of a block of `psize` at `a`, with its ditto copy at `ditto` (or none).
+BlockPointer ToBlockPointer(const Dva& a, const Dva* ditto, int64_t psize);
+
 // The metaslab model AllocateFiles uses (rotor, aliquot, DF cursors, ditto
 // placement), block by block, for the live write path (txg.h): a file written
 // through it gets the layout AllocateFiles would give the same write order.
@@ -89,12 +95,6 @@ class BlockAllocator {
 FileLayout BuildFileLayout(const Pool& pool, uint64_t object, int64_t size_bytes, int64_t block_bytes,
                            int ptrs_per_indirect, const std::vector<BlockPointer>& l0,
                            const std::vector<BlockPointer>& l1);
-
-// Reads the block list of one file from `zdb -ddddd POOL/FS OBJECT` output
-// (the "Indirect blocks" section: L0/L1 lines with DVAs "<vdev>:<offset>:<asize>").
-// Errors name the file and line. What is accepted is listed in allocator.cc;
-// traces/zdb/ has a sample.
-FileLayout ImportZdbLayout(const std::string& path, const Pool& pool);
 
 }  // namespace ziosim
 

@@ -49,4 +49,66 @@ BlockPointer FileLayout::Locate(int level, int64_t blkid) const {
   return bp;
 }
 
+void ExtentBuilder::Add(FileLayout& fl, int64_t blkid, const BlockPointer& bp, int64_t stride, int64_t stride2) {
+  if (has_ && blkid > e_.first + e_.count) AddHoles(fl, e_.first + e_.count, blkid);
+  if (!has_ && blkid > next_) AddHoles(fl, next_, blkid);
+  if (has_ && Extends(blkid, bp, stride, stride2)) {
+    ++e_.count;
+    return;
+  }
+  Flush(fl);
+  e_ = LayoutExtent{};
+  e_.first = blkid;
+  e_.count = 1;
+  e_.hole = bp.hole;
+  if (!bp.hole) {
+    e_.top = bp.top;
+    e_.offset = bp.offset;
+    e_.stride = stride;
+    e_.psize = bp.psize;
+    e_.top2 = bp.top2;
+    e_.offset2 = bp.top2 >= 0 ? bp.offset2 : 0;
+    stride2_ = stride2;
+  }
+  has_ = true;
+}
+
+void ExtentBuilder::AddHoles(FileLayout& fl, int64_t from, int64_t to) {
+  if (to <= from) return;
+  if (has_ && e_.hole && e_.first + e_.count == from) {
+    e_.count += to - from;
+    return;
+  }
+  Flush(fl);
+  e_ = LayoutExtent{};
+  e_.first = from;
+  e_.count = to - from;
+  e_.hole = true;
+  has_ = true;
+}
+
+void ExtentBuilder::Finish(FileLayout& fl, int64_t end) {
+  const int64_t covered = has_ ? e_.first + e_.count : next_;
+  AddHoles(fl, covered, end);
+  Flush(fl);
+}
+
+bool ExtentBuilder::Extends(int64_t blkid, const BlockPointer& bp, int64_t stride, int64_t stride2) const {
+  if (blkid != e_.first + e_.count || bp.hole != e_.hole) return false;
+  if (bp.hole) return true;
+  if (bp.top != e_.top || stride != e_.stride || bp.psize != e_.psize || bp.offset != e_.offset + e_.count * stride) {
+    return false;
+  }
+  if (bp.top2 != e_.top2) return false;
+  if (bp.top2 < 0) return true;
+  return stride2 == e_.stride && stride2_ == e_.stride && bp.offset2 == e_.offset2 + e_.count * stride;
+}
+
+void ExtentBuilder::Flush(FileLayout& fl) {
+  if (!has_) return;
+  fl.AddExtent(level_, e_);
+  next_ = e_.first + e_.count;
+  has_ = false;
+}
+
 }  // namespace ziosim

@@ -69,6 +69,32 @@ class FileLayout {
   std::vector<LayoutExtent> extents_[2];
 };
 
+// Appends blocks of one level to a FileLayout in blkid order, merging blocks
+// laid back to back (same vdev, same size, each `stride` bytes after the last;
+// the ditto copies likewise) into extents. Used by the allocation model and
+// the zdb import.
+class ExtentBuilder {
+ public:
+  explicit ExtentBuilder(int level) : level_(level) {}
+
+  // Blocks must come in ascending blkid order; gaps become holes. `stride`
+  // (`stride2`) is the asize of the block (of its ditto copy).
+  void Add(FileLayout& fl, int64_t blkid, const BlockPointer& bp, int64_t stride, int64_t stride2);
+  void AddHoles(FileLayout& fl, int64_t from, int64_t to);
+  // Adds holes up to `end` blocks and writes the last extent.
+  void Finish(FileLayout& fl, int64_t end);
+
+ private:
+  bool Extends(int64_t blkid, const BlockPointer& bp, int64_t stride, int64_t stride2) const;
+  void Flush(FileLayout& fl);
+
+  int level_;
+  bool has_ = false;
+  int64_t next_ = 0;
+  LayoutExtent e_;
+  int64_t stride2_ = 0;
+};
+
 }  // namespace ziosim
 
 #endif  // ZIOSIM_SIM_ZFS_FILE_LAYOUT_H_

@@ -16,6 +16,7 @@
 #include "sim/core/status.h"
 #include "sim/zfs/pool.h"
 #include "sim/zfs/pool_spec.h"
+#include "sim/zfs/zdb_layout.h"
 #include "tests/test_util.h"
 
 namespace ziosim {
