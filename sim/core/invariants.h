@@ -1,24 +1,16 @@
 // Invariants every run checks at its end (the clock at every event, cheaply): a
-// violation is a bug in the simulator, never the user's fault, so it is an
-// InternalError, distinct from InputError. The CLI prints
-// "ziosim: internal error: MESSAGE" and exits with status 70 (EX_SOFTWARE);
-// the Python module raises RuntimeError with "internal error: MESSAGE".
-// Pool and device checks live in sim/stats/run_check.h.
+// violation throws InternalError (sim/core/status.h). Pool and device checks
+// live in sim/stats/run_check.h.
 #ifndef ZIOSIM_SIM_CORE_INVARIANTS_H_
 #define ZIOSIM_SIM_CORE_INVARIANTS_H_
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
+#include "sim/core/status.h"
 #include "sim/core/time.h"
 
 namespace ziosim {
-
-class InternalError : public std::logic_error {
- public:
-  explicit InternalError(const std::string& message) : std::logic_error(message) {}
-};
 
 // The clock only moves forward: `min_step_ns` is the smallest (event time -
 // clock) the event loop saw when popping (Simulation::CheckClock).

@@ -1,7 +1,11 @@
-// Errors that a user caused (a bad spec, a malformed trace line, an unknown
-// drive) are thrown as InputError with a message that names the file, line and
-// field. The CLI prints the message alone and exits with status 2; the Python
-// module raises ValueError with the same text.
+// The two kinds of error, in one place. Errors that a user caused (a bad spec,
+// a malformed trace line, an unknown drive) are thrown as InputError with a
+// message that names the file, line and field: the CLI prints the message alone
+// and exits with status 2; the Python module raises ValueError with the same
+// text. A broken invariant (sim/core/invariants.h) is a bug in the simulator,
+// never the user's fault: InternalError, which the CLI prints as
+// "ziosim: internal error: MESSAGE" with exit status 70 (EX_SOFTWARE) and the
+// Python module raises as RuntimeError("internal error: MESSAGE").
 #ifndef ZIOSIM_SIM_CORE_STATUS_H_
 #define ZIOSIM_SIM_CORE_STATUS_H_
 
@@ -16,6 +20,11 @@ class InputError : public std::runtime_error {
   // "FILE:LINE: MESSAGE", the form compilers use, so editors can jump to it.
   InputError(const std::string& file, int line, const std::string& message)
       : std::runtime_error(file + ":" + std::to_string(line) + ": " + message) {}
+};
+
+class InternalError : public std::logic_error {
+ public:
+  explicit InternalError(const std::string& message) : std::logic_error(message) {}
 };
 
 }  // namespace ziosim

@@ -5,7 +5,7 @@
 
 #include <utility>
 
-#include "sim/core/invariants.h"
+#include "sim/core/status.h"
 
 namespace ziosim {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "sim/core/invariants.h"
+#include "sim/core/status.h"
 #include "sim/zfs/pool.h"
 #include "sim/zfs/pool_spec.h"
 #include "sim/zfs/vdev/raidz_map.h"
