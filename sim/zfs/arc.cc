@@ -1,7 +1,7 @@
 // The ARC, the dbuf cache and the L2ARC as bookkeeping (reference section 6).
 //
 // Headers live in a vector and are linked by index, found through an
-// open-addressing index (no allocation per access once both have grown); the
+// open-addressing index (arc_index.h; no allocation per access once both have grown); the
 // lists are intrusive.
 //   - MRU and MFU each have a data and a metadata list, as arc.c's multilists
 //     per buffer type; eviction takes the older of the two tails (one LRU per
@@ -20,10 +20,12 @@
 #include <utility>
 #include <vector>
 
+#include "sim/zfs/arc_index.h"
+
 namespace ziosim {
 namespace {
 
-constexpr uint32_t kNil = UINT32_MAX;
+constexpr uint32_t kNil = ArcIndex::kNone;
 // arc.c ARC_MINTIME (hz >> 4, "62 ms"): a second demand access this soon after
 // the first does not make a block frequently used.
 constexpr SimTime kArcMinTime = 62 * kNsPerMs;
@@ -57,96 +59,6 @@ struct Hdr {
 struct List {
   uint32_t head = kNil, tail = kNil;
   bool empty() const { return head == kNil; }
-};
-
-// 32 well-mixed bits of a key.
-uint32_t KeyTag(const ArcKey& k) {
-  uint64_t x = k.object * 0x9E3779B97F4A7C15ULL ^ (static_cast<uint64_t>(k.blkid) + 0x632BE59BD9B4E019ULL) ^
-               (static_cast<uint64_t>(static_cast<uint32_t>(k.level)) << 56);
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBULL;
-  x ^= x >> 31;
-  return static_cast<uint32_t>(x >> 32);
-}
-
-// Key -> header index: open addressing with linear probing over 8-byte slots
-// (tag, index), at most half full, backward-shift deletion. The home slot is
-// the tag's top bits, so moving and growing need no key; a tag match is
-// confirmed against the header's key.
-class HdrIndex {
- public:
-  HdrIndex() { Rehash(16); }
-
-  void Reserve(size_t n) {
-    size_t cap = 16;
-    while (cap < 2 * n) cap *= 2;
-    if (cap > slots_.size()) Rehash(cap);
-  }
-
-  template <typename KeyOf>
-  uint32_t Find(const ArcKey& key, const KeyOf& key_of) const {
-    const uint32_t tag = KeyTag(key);
-    for (size_t i = Home(tag);; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.idx == kNil) return kNil;
-      if (s.tag == tag && key_of(s.idx) == key) return s.idx;
-    }
-  }
-
-  // `key` must not be present.
-  void Insert(const ArcKey& key, uint32_t idx) {
-    if (2 * (count_ + 1) > slots_.size()) Rehash(2 * slots_.size());
-    Place(Slot{KeyTag(key), idx});
-    ++count_;
-  }
-
-  // Removes the slot of header `idx`, whose key is `key`.
-  void Erase(const ArcKey& key, uint32_t idx) {
-    const uint32_t tag = KeyTag(key);
-    size_t i = Home(tag);
-    while (slots_[i].idx != idx) i = (i + 1) & mask_;
-    for (size_t j = (i + 1) & mask_; slots_[j].idx != kNil; j = (j + 1) & mask_) {
-      // Move j back into the hole unless its home lies in (i, j].
-      if (((j - Home(slots_[j].tag)) & mask_) >= ((j - i) & mask_)) {
-        slots_[i] = slots_[j];
-        i = j;
-      }
-    }
-    slots_[i] = Slot{};
-    --count_;
-  }
-
- private:
-  struct Slot {
-    uint32_t tag = 0;
-    uint32_t idx = kNil;
-  };
-
-  size_t Home(uint32_t tag) const { return static_cast<size_t>(tag) >> shift_; }
-
-  void Place(Slot s) {
-    size_t i = Home(s.tag);
-    while (slots_[i].idx != kNil) i = (i + 1) & mask_;
-    slots_[i] = s;
-  }
-
-  void Rehash(size_t cap) {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(cap, Slot{});
-    mask_ = cap - 1;
-    shift_ = 32;
-    for (size_t c = cap; c > 1; c >>= 1) --shift_;
-    for (const Slot& s : old) {
-      if (s.idx != kNil) Place(s);
-    }
-  }
-
-  std::vector<Slot> slots_;
-  size_t mask_ = 0;
-  int shift_ = 32;
-  size_t count_ = 0;
 };
 
 struct L2Entry {
@@ -658,7 +570,7 @@ class Arc::Impl {
 
   std::vector<Hdr> hdrs_;
   std::vector<uint32_t> free_;
-  HdrIndex index_;
+  ArcIndex index_;
   List lists_[2][2];  // [MRU, MFU][data, metadata]
   List ghosts_[2];    // MRU ghost, MFU ghost
   List dbuf_;         // head: most recently released
