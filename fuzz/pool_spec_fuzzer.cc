@@ -11,7 +11,7 @@ bool SameTree(const ziosim::PoolSpec& a, const ziosim::PoolSpec& b) {
   for (size_t i = 0; i < a.vdevs.size(); ++i) {
     const ziosim::PoolSpecVdev& x = a.vdevs[i];
     const ziosim::PoolSpecVdev& y = b.vdevs[i];
-    if (x.kind != y.kind || x.parity != y.parity || x.leaves.size() != y.leaves.size()) return false;
+    if (x.type != y.type || x.parity != y.parity || x.leaves.size() != y.leaves.size()) return false;
     for (size_t j = 0; j < x.leaves.size(); ++j) {
       if (x.leaves[j].drive != y.leaves[j].drive) return false;
     }
