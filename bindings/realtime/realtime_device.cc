@@ -138,13 +138,16 @@ class RealtimeEmulator final : public EventHandler, public DeviceListener {
         arrivals_.clear();
         sim_->RunUntil(MonotonicNs() - origin_ns_);
         RunCallbacks(lk);
+        // The predicate, not the notification, decides: an arrival or a stop may
+        // have come while the callbacks ran unlocked, with nobody waiting.
+        const auto woken = [this] { return stop_ || !arrivals_.empty(); };
         if (sim_->empty()) {
-          wake_.wait(lk);
+          wake_.wait(lk, woken);
           continue;
         }
         const int64_t due = origin_ns_ + sim_->next_event_at();
         if (due > MonotonicNs()) {
-          wake_.wait_until(lk, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(due)));
+          wake_.wait_until(lk, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(due)), woken);
         }
       }
     } catch (const std::exception& e) {
