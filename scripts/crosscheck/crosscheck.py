@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import math
 import os
@@ -120,7 +121,9 @@ def load_matrix(path):
     return out
 
 
+@functools.cache
 def catalog():
+    """The drive catalog by name, asked of the ziosim binary once per process."""
     out = subprocess.run([ziosim_bin(), "drives", "--json"], capture_output=True, text=True, check=True)
     return {d["name"]: d for d in json.loads(out.stdout)}
 
