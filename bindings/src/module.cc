@@ -39,6 +39,7 @@
 #include "sim/workload/fio_job.h"
 #include "sim/workload/validate_replay.h"
 #include "sim/workload/workload.h"
+#include "sim/workload/workload_front.h"
 #include "sim/zfs/pool_report.h"
 #include "sim/zfs/pool_spec.h"
 #include "sim/zfs/tunables.h"
@@ -188,6 +189,39 @@ py::dict ResolveTunables(const std::string& profile, const std::vector<std::pair
   return d;
 }
 
+// ---------------------------------------------------------------- workloads with a front
+
+std::vector<std::string> WorkloadNames() {
+  std::vector<std::string> out;
+  for (const WorkloadFront* f : WorkloadFronts()) out.push_back(f->name());
+  return out;
+}
+
+// A workload's option table, one dict per option, as JSON text: the Python
+// package builds the function's signature, defaults and docstring from it.
+std::string OptionsOf(const std::string& workload) {
+  const WorkloadFront& front = FindWorkloadFront(workload);
+  Json out = {{"workload", front.name()}, {"summary", front.summary()}, {"options", Json::array()}};
+  for (const OptionInfo& o : front.options()) {
+    out["options"].push_back({{"name", o.name}, {"kind", std::string(OptionKindName(o.kind))}, {"unit", o.unit},
+                              {"doc", o.doc}, {"default", o.fallback}, {"required", o.required},
+                              {"section", o.section}, {"key", o.key}, {"flag", o.Label(OptionFront::kCli)},
+                              {"dataset_property", o.dataset_property}});
+  }
+  return out.dump();
+}
+
+// Runs `workload` with the keyword arguments `args_json` (a JSON list of
+// [name, value], in call order) and returns its result as JSON text, the
+// value `--json` prints.
+std::string RunFront(const std::string& workload, const std::string& args_json) {
+  OptionArgs args;
+  for (const Json& pair : Json::parse(args_json)) args.emplace_back(pair.at(0).get<std::string>(), pair.at(1));
+  const WorkloadFront& front = FindWorkloadFront(workload);
+  py::gil_scoped_release release;
+  return front.Run(args, OptionFront::kPython).dump();
+}
+
 // ---------------------------------------------------------------- disk-bench
 
 // An HDD queue policy argument: "fifo" or "sptf".
@@ -234,235 +268,6 @@ py::dict DiskBench(const std::string& drive, const std::string& pattern, int64_t
   d["busy_pct"] = r.busy_pct;
   d["note"] = r.note;
   return d;
-}
-
-// ---------------------------------------------------------------- pool runs
-
-// Per-disk results, one column each, in pool order. Shared by every pool
-// workload (block-read, readers).
-py::dict DisksColumns(const std::vector<DiskReport>& disks) {
-  Columns c({"disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
-             "aggregated_zios", "gap_bytes", "split", "mean_active", "mean_queued", "mean_service_ms",
-             "mirror_chosen", "vdev_cache_hits", "vdev_cache_delegations", "vdev_cache_misses",
-             "seek_log2_cylinders"});
-  for (const DiskReport& r : disks) {
-    size_t last = 0;
-    for (size_t k = 0; k < r.seek_log2_cylinders.size(); ++k) {
-      if (r.seek_log2_cylinders[k] > 0) last = k + 1;
-    }
-    std::vector<uint64_t> hist(r.seek_log2_cylinders.begin(), r.seek_log2_cylinders.begin() + last);
-    c.Row(r.name, r.drive, r.vdev, r.busy_pct, r.reads, r.read_bytes, r.read_mb_s, r.zios, r.aggregated,
-          r.aggregated_zios, r.gap_bytes, r.split, r.mean_active, r.mean_queued, r.mean_service_ms, r.mirror_chosen,
-          r.vdev_cache_hits, r.vdev_cache_delegations, r.vdev_cache_misses, hist);
-  }
-  return c.ToDict();
-}
-
-py::dict IntervalsColumns(const std::vector<IntervalSample>& samples, const std::vector<DiskReport>& disks) {
-  Columns c({"interval", "t_start_s", "t_end_s", "disk", "reads", "read_bytes", "read_ops_s", "read_mb_s"});
-  SimTime prev = 0;
-  for (size_t k = 0; k < samples.size(); ++k) {
-    const IntervalSample& s = samples[k];
-    const double dt = NsToSec(s.end_ns - prev);
-    for (size_t i = 0; i < s.reads.size() && i < disks.size(); ++i) {
-      const double ops = dt > 0 ? static_cast<double>(s.reads[i]) / dt : 0.0;
-      const double mb = dt > 0 ? static_cast<double>(s.read_bytes[i]) / dt / 1e6 : 0.0;
-      c.Row(static_cast<int64_t>(k), NsToSec(prev), NsToSec(s.end_ns), disks[i].name, s.reads[i], s.read_bytes[i],
-            ops, mb);
-    }
-    prev = s.end_ns;
-  }
-  return c.ToDict();
-}
-
-py::dict BlockRead(const std::string& pool, int ashift, const std::string& profile,
-                   const std::vector<std::pair<std::string, std::string>>& settings, const std::string& pattern,
-                   const std::string& priority, int64_t block_bytes, int depth, int64_t count, int64_t span_bytes,
-                   uint64_t seed, int64_t interval_ns, const std::vector<std::string>& faulted,
-                   const std::string& io_log) {
-  BlockReadOptions o;
-  o.pool = pool;
-  o.ashift = ashift;
-  o.profile = profile;
-  o.settings = settings;
-  o.pattern = PatternArg(pattern, "pattern");
-  if (priority != "sync" && priority != "async") {
-    throw InputError("priority: \"" + priority + "\" is not sync (demand) or async (prefetch)");
-  }
-  o.priority = priority == "sync" ? ZioPriority::kSyncRead : ZioPriority::kAsyncRead;
-  o.block_bytes = block_bytes;
-  o.depth = depth;
-  o.count = count;
-  o.span_bytes = span_bytes;
-  o.seed = seed;
-  if (interval_ns < 0) throw InputError("interval_ms: must not be negative");
-  o.interval_ns = interval_ns;
-  o.faulted = faulted;
-  o.io_log_path = io_log;
-  BlockReadResult r;
-  {
-    py::gil_scoped_release release;
-    r = RunBlockRead(o);
-  }
-  py::dict summary;
-  summary["pool"] = r.pool;
-  summary["profile"] = r.profile;
-  summary["blocks"] = r.blocks;
-  summary["bytes"] = r.bytes;
-  summary["elapsed_s"] = NsToSec(r.elapsed_ns);
-  summary["throughput_mb_s"] = r.mb_s;
-  summary["lat_mean_ms"] = r.lat_mean_ms;
-  summary["lat_p99_ms"] = r.lat_p99_ms;
-  py::dict d;
-  d["summary"] = summary;
-  d["disks"] = DisksColumns(r.disks);
-  d["intervals"] = IntervalsColumns(r.intervals, r.disks);
-  return d;
-}
-
-// ---------------------------------------------------------------- readers, writers
-
-// The options `readers` and `writers` share, from the Python arguments.
-template <typename Options>
-void SetFileSweepOptions(Options& o, const std::string& pool, int ashift, const std::string& profile,
-                         const std::vector<std::pair<std::string, std::string>>& settings, int64_t bs,
-                         int64_t file_size, int64_t recordsize, uint64_t seed) {
-  o.pool = pool;
-  o.ashift = ashift;
-  o.profile = profile;
-  o.settings = settings;
-  o.bs = bs;
-  o.file_size = file_size;
-  o.recordsize = recordsize;
-  o.seed = seed;
-}
-
-// One run of a sweep: {"key": {count_name: count}, "summary": ..., "disks": columns}.
-py::dict SweepRun(const char* count_name, int count, const py::dict& summary, const std::vector<DiskReport>& disks) {
-  py::dict key;
-  key[count_name] = count;
-  py::dict d;
-  d["key"] = key;
-  d["summary"] = summary;
-  d["disks"] = DisksColumns(disks);
-  return d;
-}
-
-// {"pool": the normalised spec, "runs": runs}.
-py::dict SweepResult(const std::string& pool, int ashift, const py::list& runs) {
-  py::dict result;
-  result["pool"] = FormatPoolSpec(ParsePoolSpec(pool, ashift));
-  result["runs"] = runs;
-  return result;
-}
-
-// `ziosim readers`: {"pool": the normalised spec, "runs": one result per
-// reader count, {"key": {"readers": n}, "summary": {...}, "disks": columns}}.
-// A summary holds what the CLI's --json prints per run, the ARC and DMU
-// counters flattened (arc_*, dmu_*), plus a few more counters.
-py::dict Readers(const std::string& pool, int ashift, const std::string& profile,
-                 const std::vector<std::pair<std::string, std::string>>& settings, const std::vector<int>& readers,
-                 int64_t bs, int64_t file_size, int64_t recordsize, double compression, bool sparse, bool same_file,
-                 bool random, const std::string& layout, const std::string& primarycache, int64_t arc_max,
-                 const std::string& l2arc, bool warm, uint64_t seed) {
-  ReadersOptions o;
-  SetFileSweepOptions(o, pool, ashift, profile, settings, bs, file_size, recordsize, seed);
-  o.readers = readers;
-  o.compression = compression;
-  o.sparse = sparse;
-  o.same_file = same_file;
-  o.random = random;
-  o.layout = layout;
-  o.primarycache = primarycache;
-  o.arc_max = arc_max;
-  o.l2arc = l2arc;
-  o.warm = warm;
-  std::vector<ReadersRun> runs;
-  {
-    py::gil_scoped_release release;
-    runs = RunReaders(o);  // checks the options first, as the CLI
-  }
-  py::list out;
-  for (const ReadersRun& r : runs) {
-    py::dict s;
-    s["throughput_mb_s"] = r.throughput_mb_s;
-    s["per_reader_mb_s"] = r.per_reader_mb_s;
-    const auto [lo, hi] = std::minmax_element(r.per_reader_mb_s.begin(), r.per_reader_mb_s.end());
-    double sum = 0;
-    for (double v : r.per_reader_mb_s) sum += v;
-    const bool any = !r.per_reader_mb_s.empty();
-    s["per_reader_min_mb_s"] = any ? *lo : std::nan("");
-    s["per_reader_mean_mb_s"] = any ? sum / static_cast<double>(r.per_reader_mb_s.size()) : std::nan("");
-    s["per_reader_max_mb_s"] = any ? *hi : std::nan("");
-    s["app_bytes_read"] = r.app_bytes_read;
-    s["disk_bytes_read"] = r.disk_bytes_read;
-    s["amplification"] =
-        r.app_bytes_read > 0 ? static_cast<double>(r.disk_bytes_read) / static_cast<double>(r.app_bytes_read) : 0.0;
-    s["cpu_busy_pct"] = r.cpu_busy_pct;
-    s["elapsed_s"] = NsToSec(r.elapsed_ns);
-    s["arc_hits"] = r.arc.hits;
-    s["arc_misses"] = r.arc.misses;
-    s["arc_prefetch_hits"] = r.arc.prefetch_hits;
-    s["arc_l2_hits"] = r.arc.l2_hits;
-    s["arc_l2_misses"] = r.arc.l2_misses;
-    s["arc_evictions"] = r.arc.evictions;
-    s["arc_dropped_on_release"] = r.arc.dropped_on_release;
-    s["arc_decompressions"] = r.arc.decompressions;
-    s["arc_size_bytes"] = r.arc.size_bytes;
-    s["arc_l2_size_bytes"] = r.arc.l2_size_bytes;
-    s["dmu_calls"] = r.dmu.calls;
-    s["dmu_demand_blocks"] = r.dmu.demand_blocks;
-    s["dmu_demand_misses"] = r.dmu.demand_misses;
-    s["dmu_prefetch_reads"] = r.dmu.prefetch_reads;
-    s["dmu_indirect_reads"] = r.dmu.indirect_reads;
-    s["dmu_hole_blocks"] = r.dmu.hole_blocks;
-    s["dmu_waited_on_inflight"] = r.dmu.waited_on_inflight;
-    s["dmu_l2_reads"] = r.dmu.l2_reads;
-    s["dmu_l2_read_bytes"] = r.dmu.l2_read_bytes;
-    out.append(SweepRun("readers", r.readers, s, r.disks));
-  }
-  return SweepResult(o.pool, o.ashift, out);
-}
-
-// ---------------------------------------------------------------- writers
-
-// `ziosim writers`: {"pool": the normalised spec, "runs": one result per
-// writer count, {"key": {"writers": n}, "summary": {...}, "disks": columns}}.
-py::dict Writers(const std::string& pool, int ashift, const std::string& profile,
-                 const std::vector<std::pair<std::string, std::string>>& settings, const std::vector<int>& writers,
-                 int64_t bs, int64_t file_size, int64_t recordsize, bool fsync_at_end, bool read_back, uint64_t seed) {
-  WritersOptions o;
-  SetFileSweepOptions(o, pool, ashift, profile, settings, bs, file_size, recordsize, seed);
-  o.writers = writers;
-  o.fsync_at_end = fsync_at_end;
-  o.read_back = read_back;
-  std::vector<WritersRun> runs;
-  {
-    py::gil_scoped_release release;
-    runs = RunWriters(o);  // checks the options first, as the CLI
-  }
-  py::list out;
-  for (const WritersRun& r : runs) {
-    py::dict s;
-    s["throughput_mb_s"] = r.throughput_mb_s;
-    s["per_writer_mb_s"] = r.per_writer_mb_s;
-    s["elapsed_s"] = NsToSec(r.elapsed_ns);
-    s["final_sync_s"] = NsToSec(r.final_sync_ns);
-    s["app_bytes_written"] = r.app_bytes_written;
-    s["write_calls_per_s"] = r.write_calls_per_s;
-    s["disk_bytes_written"] = r.disk_bytes_written;
-    s["disk_write_iops"] = r.disk_write_iops;
-    s["txgs"] = r.txgs;
-    s["txg_sync_mean_ms"] = r.txg_sync_mean_ms;
-    s["txg_sync_max_ms"] = r.txg_sync_max_ms;
-    s["throttle_pct"] = r.throttle_pct;
-    s["dirty_max_bytes"] = r.dirty_max_bytes;
-    s["max_dirty_bytes"] = r.max_dirty_bytes;
-    s["cpu_busy_pct"] = r.cpu_busy_pct;
-    s["read_back_mb_s"] = r.read_back_mb_s >= 0 ? r.read_back_mb_s : std::nan("");
-    out.append(SweepRun("writers", r.writers, s, r.disks));
-  }
-  return SweepResult(o.pool, o.ashift, out);
 }
 
 // ---------------------------------------------------------------- raidz-map
@@ -774,6 +579,8 @@ PYBIND11_MODULE(_ziosim, m) {
       throw;
     } catch (const PolicyCallbackError& e) {
       RaisePolicyError(e);
+    } catch (const InputTypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const InputError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const InternalError& e) {
@@ -798,16 +605,9 @@ PYBIND11_MODULE(_ziosim, m) {
   m.def("disk_bench", &DiskBench, py::arg("drive"), py::arg("pattern"), py::arg("block_bytes"),
         py::arg("queue_depth"), py::arg("jobs"), py::arg("span"), py::arg("count"), py::arg("runtime_ns"),
         py::arg("seed"), py::arg("policy"));
-  m.def("block_read", &BlockRead, py::arg("pool"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
-        py::arg("pattern"), py::arg("priority"), py::arg("block_bytes"), py::arg("depth"), py::arg("count"),
-        py::arg("span_bytes"), py::arg("seed"), py::arg("interval_ns"), py::arg("faulted"), py::arg("io_log"));
-  m.def("readers", &Readers, py::arg("pool"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
-        py::arg("readers"), py::arg("bs"), py::arg("file_size"), py::arg("recordsize"), py::arg("compression"),
-        py::arg("sparse"), py::arg("same_file"), py::arg("random"), py::arg("layout"), py::arg("primarycache"),
-        py::arg("arc_max"), py::arg("l2arc"), py::arg("warm"), py::arg("seed"));
-  m.def("writers", &Writers, py::arg("pool"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
-        py::arg("writers"), py::arg("bs"), py::arg("file_size"), py::arg("recordsize"), py::arg("fsync_at_end"),
-        py::arg("read_back"), py::arg("seed"));
+  m.def("workloads", &WorkloadNames);
+  m.def("options", &OptionsOf, py::arg("workload"));
+  m.def("run", &RunFront, py::arg("workload"), py::arg("args_json"));
   m.def("raidz_map", &RaidzMapRows, py::arg("width"), py::arg("parity"), py::arg("ashift"), py::arg("psize"),
         py::arg("offset"), py::arg("blocks"));
   m.def("validate_disksim", &ValidateDisksim, py::arg("parv"), py::arg("trace"), py::arg("per_request"));

@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 import pandas as pd
 
-from . import _convert, _ziosim
+from . import _convert, _front, _ziosim
 from ._convert import Size
 
 __all__ = [
@@ -179,323 +179,114 @@ def disk_bench(
 
 # ---------------------------------------------------------------------------- pool workloads
 
-#: Columns of a pool run's per-disk frame (after the run's identifying columns).
-DISK_COLUMNS = ["disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
-                "aggregated_zios", "gap_bytes", "split", "mean_active", "mean_queued", "mean_service_ms",
-                "mirror_chosen", "seek_log2_cylinders"]
-#: Columns of a pool run's interval frame (after the run's identifying columns).
-INTERVAL_COLUMNS = ["interval", "t_start_s", "t_end_s", "disk", "reads", "read_bytes", "read_ops_s", "read_mb_s"]
+def _sweep_frame(result: Mapping[str, Any], count: str, per_disk: bool, lists: Sequence[str]) -> pd.DataFrame:
+    """A readers or writers result as a frame: one row per run (its ``count``), nested objects
+    flattened (``arc.hits`` is ``arc_hits``) and list fields (``lists``) left out; or one row per
+    run and disk."""
+    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
+    rows: list[dict[str, Any]] = []
+    for run in result["runs"]:
+        if per_disk:
+            rows += [{count: run[count], **disk} for disk in run["disks"]]
+        else:
+            rows.append(_front.flatten(run, skip=("disks", *lists)))
+    return _front.frame(rows, identity, result["workload"])
 
 
-def _pool_frame(results: Mapping[str, Any] | Sequence[Mapping[str, Any]], run: Mapping[str, Any], per_disk: bool,
-                interval: bool) -> pd.DataFrame:
-    """The frame a pool workload returns, from its C++ result(s).
-
-    Each result is ``{"summary": dict, "disks": columns, "intervals": columns}``
-    and may add ``"key"``: columns that tell its runs apart (``{"readers": 4}``
-    for a workload that returns one run per reader count). ``run`` holds the
-    columns that identify the call (pool, profile, workload options); they and
-    the key lead every shape. Shared by every pool workload, so a new one
-    (``readers``) is a C++ call plus this.
-    """
-    if isinstance(results, Mapping):
-        results = [results]
-    frames = []
-    for raw in results:
-        ident = {**run, **raw.get("key", {})}
-        if not per_disk:
-            frames.append(pd.DataFrame([{**ident, **raw["summary"]}]))
-            continue
-        part = raw["intervals"] if interval else raw["disks"]
-        frame = pd.DataFrame(part, columns=INTERVAL_COLUMNS if interval else DISK_COLUMNS)
-        for i, (name, value) in enumerate(ident.items()):
-            frame.insert(i, name, [value] * len(frame))
-        frames.append(frame)
-    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+def _block_read_frame(result: Mapping[str, Any], per_disk: bool = False) -> pd.DataFrame:
+    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
+    run = result["runs"][0]
+    if not per_disk:
+        return _front.frame([_front.flatten(run, skip=("disks", "intervals"))], identity, "block-read")
+    return _front.frame(run["intervals"] or run["disks"], identity, "block-read")
 
 
-def _policy_of(profile: str, settings: list[tuple[str, str]]) -> str:
-    return _ziosim.resolve_tunables(profile, settings)["mirror_policy"]
+block_read = _front.function(
+    "block-read", _block_read_frame,
+    summary="Block reads straight at the vdev layer of a pool",
+    shape_args=[("per_disk", False, "one row per disk (with ``interval_ms``: per disk and interval) "
+                                    "instead of one row for the run.")],
+    returns="""
+Every row is led by the run's identification: ``pool`` (normalised spec), ``profile``,
+``mirror_policy``, ``pattern``, ``priority``, ``bs_bytes``, ``depth``, ``span_bytes``,
+``faulted``, ``seed``.
+
+Default: one row: ``blocks``, ``bytes``, ``elapsed_s``, ``throughput_mb_s``, ``lat_mean_ms``,
+``lat_p99_ms``.
+
+``per_disk=True``: one row per disk: ``disk`` (d0, d1, ...), ``drive``, ``vdev``, ``busy_pct``,
+``reads``, ``read_bytes``, ``read_mb_s``, ``zios``, ``aggregated``, ``aggregated_zios``,
+``gap_bytes``, ``split``, ``mean_active``, ``mean_queued``, ``mean_service_ms``,
+``mirror_chosen`` (reads a mirror assigned to this child), ``vdev_cache_*``,
+``seek_log2_cylinders`` (bucket k counts seeks of [2**k, 2**(k+1)) cylinders).
+
+``per_disk=True, interval_ms=T``: one row per disk per interval (``zpool iostat -v``):
+``interval``, ``t_start_s``, ``t_end_s``, ``disk``, ``reads``, ``read_bytes``,
+``read_ops_s``, ``read_mb_s``.
+""")
 
 
-def block_read(
-    pool: str,
-    *,
-    pattern: str = "seq",
-    blocksize: Size = "128K",
-    depth: int = 1,
-    count: int = 1000,
-    span: Size = 0,
-    priority: str = "sync",
-    ashift: int = 12,
-    profile: Optional[str] = None,
-    tunables: Optional[Mapping[str, Any]] = None,
-    faulted: Sequence[str] = (),
-    seed: int = 1,
-    io_log: Optional[str | os.PathLike[str]] = None,
-    per_disk: bool = False,
-    interval_ms: Optional[float] = None,
-) -> pd.DataFrame:
-    """Block reads straight at the vdev layer of a pool (``ziosim block-read``).
-
-    Args:
-        pool: the pool in zpool syntax, e.g. ``"mirror 2xwd-re4-1tb"``.
-        pattern: ``"seq"`` or ``"rand"``.
-        blocksize: block size (int bytes or ``"128K"``), a multiple of 512, at most 16M.
-        depth: block reads outstanding.
-        count: blocks to read.
-        span: random reads fall in the first ``span`` bytes of the layout; 0: the whole pool.
-        priority: ``"sync"`` (demand reads) or ``"async"`` (prefetch reads).
-        ashift: sector shift of the pool (9 or 12).
-        profile: era profile (``ziosim.profiles()``), default ``"openzfs-2.2"``; or a ``.toml`` path.
-        tunables: ``{"name": value}`` applied after the profile, e.g.
-            ``{"zfs_vdev_mirror_rotating_seek_inc": 5, "mirror_policy": "rotor"}``
-            (a policy registered with :func:`ziosim.mirror_policy` is selected the same way).
-        faulted: disks to fault before the run (``["d1"]``).
-        seed: random seed (same seed, same result).
-        io_log: write every leaf I/O to this CSV file (see :func:`ziosim.plot.io_timeline`).
-        per_disk: return one row per disk instead of one row for the run.
-        interval_ms: with ``per_disk``, one row per disk per interval of this many
-            simulated ms (``zpool iostat -v`` style) instead.
-
-    Returns:
-        ``per_disk=False`` (default): one row with ``pool`` (normalised spec),
-        ``profile``, ``mirror_policy``, ``pattern``, ``priority``,
-        ``blocksize_bytes``, ``depth``, then the results ``blocks``, ``bytes``,
-        ``elapsed_s``, ``throughput_mb_s``, ``lat_mean_ms``, ``lat_p99_ms``.
-
-        ``per_disk=True``: a tidy long frame, one row per disk, led by the same
-        identifying columns (``pool`` ... ``depth``) and then ``disk`` (d0, d1,
-        ...), ``drive``, ``vdev``, ``busy_pct``, ``reads``, ``read_bytes``,
-        ``read_mb_s``, ``zios``, ``aggregated``, ``aggregated_zios``,
-        ``gap_bytes``, ``split``, ``mean_active``, ``mean_queued``,
-        ``mean_service_ms``, ``mirror_chosen`` (reads a mirror assigned to this
-        child), ``seek_log2_cylinders`` (list; bucket k counts seeks of
-        [2**k, 2**(k+1)) cylinders).
-
-        ``per_disk=True, interval_ms=T``: one row per disk per interval:
-        ``interval``, ``t_start_s``, ``t_end_s``, ``disk``, ``reads``,
-        ``read_bytes``, ``read_ops_s``, ``read_mb_s``.
-    """
-    if interval_ms is not None and not per_disk:
-        raise ValueError("interval_ms: the interval report is per disk: pass per_disk=True too")
-    interval_ns = 0
-    if interval_ms is not None:
-        ms = float(interval_ms)
-        if not (ms > 0) or not math.isfinite(ms):
-            raise ValueError(f"interval_ms: {interval_ms} is not a positive number of milliseconds")
-        interval_ns = max(1, round(ms * 1e6))
-    profile = profile if profile is not None else _ziosim.default_profile()
-    pairs = _convert.settings(tunables)
-    if isinstance(faulted, str):
-        faulted = [faulted]
-    blocksize_bytes = _convert.size(blocksize, "blocksize")
-    raw = _ziosim.block_read(
-        str(pool), _convert.integer(ashift, "ashift"), str(profile), pairs, pattern, priority, blocksize_bytes,
-        _convert.integer(depth, "depth"), _convert.integer(count, "count"),
-        _convert.size(span, "span", positive=False), _convert.integer(seed, "seed"), interval_ns,
-        [str(d) for d in faulted], _convert.path(io_log))
-    run = {"pool": raw["summary"].pop("pool"), "profile": raw["summary"].pop("profile"),
-           "mirror_policy": _policy_of(str(profile), pairs), "pattern": pattern, "priority": priority,
-           "blocksize_bytes": blocksize_bytes, "depth": depth}
-    return _pool_frame(raw, run, per_disk, interval_ns > 0)
+def _readers_frame(result: Mapping[str, Any], per_disk: bool = False, per_reader: bool = False) -> pd.DataFrame:
+    if per_disk and per_reader:
+        raise ValueError("per_disk, per_reader: one shape at a time")
+    if not per_reader:
+        return _sweep_frame(result, "readers", per_disk, lists=("per_reader_mb_s",))
+    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
+    rows = [{"readers": run["readers"], "reader": i, "throughput_mb_s": v}
+            for run in result["runs"] for i, v in enumerate(run["per_reader_mb_s"])]
+    return _front.frame(rows, identity, "readers")
 
 
-# ---------------------------------------------------------------------------- readers
+readers = _front.function(
+    "readers", _readers_frame,
+    summary="N concurrent ``dd``-like readers through the whole read path: DMU chunks, prefetch, ARC and "
+            "L2ARC, the vdev tree, the disks and the host CPU. Every reader count is a separate run on a "
+            "fresh pool; throughput is measured as dd does: bytes / elapsed, MB = 10**6 bytes",
+    shape_args=[("per_disk", False, "one row per reader count and disk instead of one per reader count."),
+                ("per_reader", False, "one row per reader count and reader: ``reader``, ``throughput_mb_s``.")],
+    returns="""
+Every row is led by the run's identification (``df.attrs["run"]`` holds it too): ``pool``
+(normalised spec), ``profile``, ``mirror_policy`` (effective), ``layout``, ``primarycache``,
+``bs_bytes``, ``file_size_bytes``, ``recordsize_bytes``, ``compression``, ``compressratio``,
+``sparse``, ``same_file``, ``random``, ``read_offset_bytes``, ``read_bytes``, ``arc_max_bytes``
+(effective ``zfs_arc_max``), ``l2arc``, ``warm``, ``seed``, then ``readers``.
 
-#: The columns that lead a readers frame: the call's settings, then ``readers``.
-READERS_RUN_COLUMNS = ["pool", "profile", "policy", "layout", "primarycache", "bs_bytes", "file_size_bytes",
-                       "recordsize_bytes", "compression", "sparse", "same_file", "random", "arc_max_bytes", "l2arc",
-                       "warm", "readers"]
-#: The results of one run (one reader count) in the default frame, after :data:`READERS_RUN_COLUMNS`.
-READERS_COLUMNS = ["throughput_mb_s", "per_reader_mb_s", "per_reader_min_mb_s", "per_reader_mean_mb_s",
-                   "per_reader_max_mb_s", "app_bytes_read", "disk_bytes_read", "amplification", "cpu_busy_pct",
-                   "elapsed_s", "arc_hits", "arc_misses", "arc_prefetch_hits", "arc_l2_hits", "arc_l2_misses",
-                   "arc_evictions", "arc_dropped_on_release", "arc_decompressions", "arc_size_bytes",
-                   "arc_l2_size_bytes", "dmu_calls", "dmu_demand_blocks", "dmu_demand_misses", "dmu_prefetch_reads",
-                   "dmu_indirect_reads", "dmu_hole_blocks", "dmu_waited_on_inflight", "dmu_l2_reads",
-                   "dmu_l2_read_bytes"]
+Default: one row per reader count with the run's figures as ``ziosim readers --json`` prints
+them, nested objects flattened (``arc.hits`` is ``arc_hits``): ``throughput_mb_s``,
+``per_reader_min_mb_s`` / ``_mean_mb_s`` / ``_max_mb_s``, ``app_bytes_read``,
+``disk_bytes_read``, ``amplification`` (disk / app), ``cpu_busy_pct`` (of all cores),
+``elapsed_s``, ``arc_*`` and ``dmu_*`` counters (of the measured pass; sizes at its end).
 
-
-def _reader_counts(readers: int | Sequence[int], name: str = "readers") -> list[int]:
-    """``readers=`` (or ``writers=``) as a list of ints: one int, or any iterable of them."""
-    if isinstance(readers, (str, bytes, Mapping)):
-        raise TypeError(f"{name}: expected an int or a list of ints, got {readers!r}")
-    if hasattr(readers, "__iter__"):
-        return [_convert.integer(n, name) for n in readers]
-    return [_convert.integer(readers, name)]
-
-
-def _file_sweep_args(profile: Optional[str], tunables: Optional[Mapping[str, Any]], counts: int | Sequence[int],
-                     count_name: str, bs: Size, file_size: Size, recordsize: Size):
-    """The arguments :func:`readers` and :func:`writers` share, converted:
-    (profile, tunable pairs, counts, bs, file size and recordsize in bytes)."""
-    profile = profile if profile is not None else _ziosim.default_profile()
-    return (str(profile), _convert.settings(tunables), _reader_counts(counts, count_name),
-            _convert.size(bs, "bs"), _convert.size(file_size, "file_size"), _convert.size(recordsize, "recordsize"))
+``per_disk=True``: one row per reader count and disk: ``disk`` (d0, d1, ...), ``drive``,
+``vdev``, ``busy_pct``, ``reads``, ``read_bytes``, ``read_mb_s``, ``zios``, ``aggregated``, ...
+""")
 
 
-def readers(
-    pool: str,
-    *,
-    readers: int | Sequence[int] = (1, 2, 5, 10),
-    bs: Size = "1M",
-    file_size: Size = "1G",
-    recordsize: Size = "128K",
-    compression: float = 1.0,
-    sparse: bool = False,
-    same_file: bool = False,
-    random: bool = False,
-    layout: str = "sequential",
-    primarycache: str = "all",
-    arc_max: Optional[Size] = None,
-    l2arc: Optional[str] = None,
-    warm: bool = False,
-    ashift: int = 12,
-    profile: Optional[str] = None,
-    tunables: Optional[Mapping[str, Any]] = None,
-    seed: int = 1,
-    per_disk: bool = False,
-) -> pd.DataFrame:
-    """N concurrent ``dd``-like readers through the whole read path (``ziosim readers``).
-
-    Each reader reads its own file (or, with ``same_file``, all read one file)
-    from start to end with ``read()`` calls of ``bs`` bytes, through the DMU
-    (chunks, prefetch, ARC, L2ARC), the vdev tree, the disks and the host CPU.
-    Every reader count is a separate run on a fresh pool; throughput is
-    measured as dd does: bytes / elapsed, MB = 10**6 bytes.
-
-    Args:
-        pool: the pool in zpool syntax, e.g. ``"mirror 2xwd-re4-1tb"``.
-        readers: reader counts to run (an int or a list; 1 to 1024 each).
-        bs: bytes per ``read()`` call (int or ``"1M"``).
-        file_size: bytes in each reader's file.
-        recordsize: the dataset's recordsize, a power of two from 512 to 16M.
-        compression: compression ratio, logical / physical (1 to 100).
-        sparse: files are truncated, never written: every block is a hole (no disk reads).
-        same_file: every reader reads file 0 (one file) instead of its own.
-        random: ``read()`` at random ``bs``-aligned offsets instead of in order.
-        layout: on-disk allocation preset: ``"sequential"``, ``"writers:N"``,
-            ``"shuffle:K"``, ``"fragmented:PCT"``, ``"sendrecv"``.
-        primarycache: ``"all"``, ``"metadata"`` or ``"none"`` (what the ARC keeps of the files).
-        arc_max: ARC size (bytes or ``"512M"``); None (or 0): the tunable ``zfs_arc_max``.
-        l2arc: cache device (a catalog drive, e.g. ``"generic-ssd"``); default none.
-        warm: read every file once before measuring.
-        ashift: sector shift of the pool (9 or 12).
-        profile: era profile (``ziosim.profiles()``), default ``"openzfs-2.2"``; or a ``.toml`` path.
-        tunables: ``{"name": value}`` applied after the profile, e.g.
-            ``{"mirror_policy": "rotor"}`` (Python policies are selected the same way).
-        seed: random seed (same seed, same result).
-        per_disk: one row per reader count and disk instead of one per reader count.
-
-    Returns:
-        Every row is led by the call's settings: ``pool`` (normalised spec),
-        ``profile``, ``policy`` (the effective ``mirror_policy``), ``layout``,
-        ``primarycache``, ``bs_bytes``, ``file_size_bytes``,
-        ``recordsize_bytes``, ``compression``, ``sparse``, ``same_file``,
-        ``random``, ``arc_max_bytes`` (effective ``zfs_arc_max``), ``l2arc``
-        (drive or None), ``warm``, then ``readers``.
-
-        ``per_disk=False`` (default): one row per reader count, then
-        ``throughput_mb_s``, ``per_reader_mb_s`` (list, one per reader),
-        ``per_reader_min_mb_s`` / ``_mean_mb_s`` / ``_max_mb_s``,
-        ``app_bytes_read`` (bytes the readers got), ``disk_bytes_read`` (bytes
-        the pool's disks read), ``amplification`` (disk / app), ``cpu_busy_pct``
-        (of all cores), ``elapsed_s``, the ARC counters ``arc_hits``,
-        ``arc_misses``, ``arc_prefetch_hits``, ``arc_l2_hits``,
-        ``arc_l2_misses``, ``arc_evictions``, ``arc_dropped_on_release``,
-        ``arc_decompressions``, ``arc_size_bytes``, ``arc_l2_size_bytes`` and
-        the DMU counters ``dmu_calls``, ``dmu_demand_blocks``,
-        ``dmu_demand_misses``, ``dmu_prefetch_reads``, ``dmu_indirect_reads``,
-        ``dmu_hole_blocks``, ``dmu_waited_on_inflight``, ``dmu_l2_reads``,
-        ``dmu_l2_read_bytes``: the figures ``ziosim readers --json`` prints for
-        the run, of the measured pass (with ``warm=True``, after the warm-up
-        pass); ``arc_size_bytes`` and ``arc_l2_size_bytes`` are the cache sizes at
-        the end of the run.
-
-        ``per_disk=True``: a tidy long frame, one row per reader count and disk,
-        the same leading columns and then the per-disk columns of
-        :func:`block_read` (``disk``, ``drive``, ``vdev``, ``busy_pct``,
-        ``reads``, ``read_bytes``, ``read_mb_s``, ...).
-    """
-    profile, pairs, counts, bs_bytes, file_bytes, record_bytes = _file_sweep_args(
-        profile, tunables, readers, "readers", bs, file_size, recordsize)
-    if isinstance(compression, bool) or not isinstance(compression, numbers.Real):
-        raise TypeError(f"compression: expected a number (logical / physical), got {compression!r}")
-    arc_bytes = 0 if arc_max is None else _convert.size(arc_max, "arc_max", positive=False)  # 0: the tunable
-    l2arc = str(l2arc) if l2arc else None
-    raw = _ziosim.readers(
-        str(pool), _convert.integer(ashift, "ashift"), str(profile), pairs, counts, bs_bytes, file_bytes,
-        record_bytes, float(compression), bool(sparse), bool(same_file), bool(random), str(layout),
-        str(primarycache), arc_bytes, l2arc or "", bool(warm), _convert.integer(seed, "seed"))
-    effective = pairs + ([("zfs_arc_max", str(arc_bytes))] if arc_bytes else [])
-    resolved = _ziosim.resolve_tunables(str(profile), effective)
-    run = {"pool": raw["pool"], "profile": str(profile), "policy": resolved["mirror_policy"], "layout": str(layout),
-           "primarycache": str(primarycache), "bs_bytes": bs_bytes, "file_size_bytes": file_bytes,
-           "recordsize_bytes": record_bytes, "compression": float(compression), "sparse": bool(sparse),
-           "same_file": bool(same_file), "random": bool(random),
-           "arc_max_bytes": int(_ziosim.parse_size(resolved["zfs_arc_max"], "zfs_arc_max", True)),
-           "l2arc": l2arc, "warm": bool(warm)}
-    return _pool_frame(raw["runs"], run, per_disk, False)
+def _writers_frame(result: Mapping[str, Any], per_disk: bool = False) -> pd.DataFrame:
+    return _sweep_frame(result, "writers", per_disk, lists=("per_writer_mb_s",))
 
 
-def writers(
-    pool: str,
-    *,
-    writers: int | Sequence[int] = (1, 2, 5, 10),
-    bs: Size = "1M",
-    file_size: Size = "1G",
-    recordsize: Size = "128K",
-    fsync_at_end: bool = False,
-    read_back: bool = False,
-    ashift: int = 12,
-    profile: Optional[str] = None,
-    tunables: Optional[Mapping[str, Any]] = None,
-    seed: int = 1,
-    per_disk: bool = False,
-) -> pd.DataFrame:
-    """N concurrent ``dd``-like writers through the whole write path (``ziosim writers``).
+writers = _front.function(
+    "writers", _writers_frame,
+    summary="N concurrent ``dd``-like writers through the whole write path: copy-in, the write "
+            "throttle, dirty data and txg sync through the allocator, the vdev tree and the disks. Every "
+            "writer count is a separate run on a fresh pool; throughput is bytes / time until the last "
+            "``write()`` returned, MB = 10**6 bytes",
+    shape_args=[("per_disk", False, "one row per writer count and disk instead of one per writer count.")],
+    returns="""
+Every row is led by the run's identification: ``pool``, ``profile``, ``mirror_policy``,
+``bs_bytes``, ``file_size_bytes``, ``recordsize_bytes``, ``fsync_at_end``, ``read_back``,
+``seed``, then ``writers``.
 
-    Each writer creates its own file and writes it from start to end with
-    ``write()`` calls of ``bs`` bytes: copy-in, the write throttle, dirty data
-    and txg sync through the allocator, the vdev tree and the disks. Every
-    writer count is a separate run on a fresh pool; throughput is measured as
-    dd does: bytes / time until the last ``write()`` returned, MB = 10**6 bytes.
+Default: one row per writer count with the figures of ``ziosim writers --json``, nested objects
+flattened: ``throughput_mb_s``, ``elapsed_s``, ``final_sync_s``, ``app_bytes_written``,
+``write_calls_per_s``, ``disk_bytes_written``, ``disk_write_iops``, ``txgs``,
+``txg_sync_mean_ms``, ``txg_sync_max_ms``, ``throttle_pct``, ``dirty_data_max_bytes``
+(``zfs_dirty_data_max``), ``dirty_peak_bytes`` (the most dirty data held), ``cpu_busy_pct``,
+``read_back_mb_s`` (NaN without ``read_back``), ``txg_*``, ``dmu_*``.
 
-    Args:
-        pool: the pool in zpool syntax, e.g. ``"raidz2 5xhgst-nas-4tb"``.
-        writers: writer counts to run (an int or a list; 1 to 1024 each).
-        bs: bytes per ``write()`` call (int or ``"1M"``).
-        file_size: bytes in each writer's file.
-        recordsize: the dataset's recordsize, a power of two from 512 to 16M.
-        fsync_at_end: each writer waits until its data is on disk (``dd conv=fsync``).
-        read_back: then read the files, cold, with the layout the writers left.
-        ashift, profile, tunables, seed, per_disk: as :func:`readers`.
-
-    Returns:
-        Leading columns ``pool``, ``profile``, ``bs_bytes``, ``file_size_bytes``,
-        ``recordsize_bytes``, ``fsync_at_end``, ``read_back``, ``writers``; then
-        (``per_disk=False``) ``throughput_mb_s``, ``per_writer_mb_s`` (list),
-        ``elapsed_s``, ``final_sync_s`` (until the last txg was on disk),
-        ``app_bytes_written``, ``write_calls_per_s``, ``disk_bytes_written``,
-        ``disk_write_iops``, ``txgs``, ``txg_sync_mean_ms``, ``txg_sync_max_ms``,
-        ``throttle_pct`` (writer time in throttle delays or waiting for dirty
-        space), ``dirty_max_bytes``, ``max_dirty_bytes``, ``cpu_busy_pct``,
-        ``read_back_mb_s`` (NaN without ``read_back``): the figures of
-        ``ziosim writers --json``; or (``per_disk=True``) one row per writer
-        count and disk with the per-disk columns of :func:`block_read`.
-    """
-    profile, pairs, counts, bs_bytes, file_bytes, record_bytes = _file_sweep_args(
-        profile, tunables, writers, "writers", bs, file_size, recordsize)
-    raw = _ziosim.writers(
-        str(pool), _convert.integer(ashift, "ashift"), str(profile), pairs, counts, bs_bytes, file_bytes,
-        record_bytes, bool(fsync_at_end), bool(read_back), _convert.integer(seed, "seed"))
-    run = {"pool": raw["pool"], "profile": str(profile), "bs_bytes": bs_bytes, "file_size_bytes": file_bytes,
-           "recordsize_bytes": record_bytes, "fsync_at_end": bool(fsync_at_end), "read_back": bool(read_back)}
-    return _pool_frame(raw["runs"], run, per_disk, False)
-
-
-# ---------------------------------------------------------------------------- fio
+``per_disk=True``: one row per writer count and disk (the per-disk columns of :func:`block_read`).
+""")
 
 
 def _fio_direction(d: Mapping[str, Any]) -> dict[str, float]:

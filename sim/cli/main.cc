@@ -3,6 +3,7 @@
 
 #include "sim/zfs/vdev/mirror_policy/plugin_policy.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/front_command.h"
 #include "sim/core/status.h"
 
 int main(int argc, char** argv) {
@@ -17,9 +18,7 @@ int main(int argc, char** argv) {
   ziosim::cli::AddDiskBenchCommand(app);
   ziosim::cli::AddValidateDisksimCommand(app);
   ziosim::cli::AddDemoCommand(app);
-  ziosim::cli::AddBlockReadCommand(app);
-  ziosim::cli::AddReadersCommand(app);
-  ziosim::cli::AddWritersCommand(app);
+  for (const ziosim::cli::FrontCommand& c : ziosim::cli::FrontCommands()) ziosim::cli::AddFrontCommand(app, c);
   ziosim::cli::AddRunCommand(app);
   ziosim::cli::AddProfilesCommand(app);
   ziosim::cli::AddTunablesCommand(app);

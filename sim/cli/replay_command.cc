@@ -230,7 +230,7 @@ void PrintTable(const RunInfo& x) {
     }
   }
   if (!r.exact_quantiles) std::printf("(quantiles from a log histogram, resolution 0.025 %%)\n");
-  if (x.pool != nullptr) std::printf("\n%s", FormatDiskTable(x.pool->disks).c_str());
+  if (x.pool != nullptr) std::printf("\n%s", FormatDiskTable(DisksToJson(x.pool->disks)).c_str());
   std::printf("wall time   %.4f s\n", r.wall_seconds);
 }
 

@@ -35,7 +35,7 @@ void Print(const WorkloadRun& r) {
               static_cast<unsigned long long>(r.zil.indirect_records), static_cast<unsigned long long>(r.zil.flushes));
   std::printf("txgs %llu: sync mean %.1f ms, max %.1f ms; throttle %.1f%% of thread time\n",
               static_cast<unsigned long long>(r.txgs), r.txg_sync_mean_ms, r.txg_sync_max_ms, r.throttle_pct);
-  std::printf("\n%s", FormatDiskTable(r.disks).c_str());
+  std::printf("\n%s", FormatDiskTable(DisksToJson(r.disks)).c_str());
 }
 
 void Run(Cli& c) {

@@ -22,6 +22,13 @@ class InputError : public std::runtime_error {
       : std::runtime_error(file + ":" + std::to_string(line) + ": " + message) {}
 };
 
+// A value of the wrong type for its option (text where a number belongs, a
+// list where a flag belongs): an InputError that Python raises as TypeError.
+class InputTypeError : public InputError {
+ public:
+  explicit InputTypeError(const std::string& message) : InputError(message) {}
+};
+
 class InternalError : public std::logic_error {
  public:
   explicit InternalError(const std::string& message) : std::logic_error(message) {}

@@ -57,6 +57,25 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+std::vector<std::string> ClosestWords(std::string_view word, const std::vector<std::string_view>& candidates,
+                                      size_t max) {
+  const size_t threshold = std::max<size_t>(2, word.size() / 4);
+  std::vector<std::pair<size_t, std::string_view>> scored;
+  for (std::string_view c : candidates) {
+    size_t d = EditDistance(word, c);
+    if (d == 0) return {std::string(c)};
+    if (word.size() >= 6 && c.find(word) != std::string_view::npos) d = std::min(d, threshold);
+    if (d <= threshold) scored.emplace_back(d, c);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (const auto& [d, c] : scored) {
+    if (out.size() == max) break;
+    out.emplace_back(c);
+  }
+  return out;
+}
+
 std::string Join(const std::vector<std::string>& items, std::string_view last_separator) {
   std::string out;
   for (size_t i = 0; i < items.size(); ++i) {

@@ -16,6 +16,11 @@ bool ParseInt64(std::string_view s, int64_t* out, int base = 10);
 std::string_view Trim(std::string_view s);
 // Levenshtein distance, for "did you mean" suggestions.
 size_t EditDistance(std::string_view a, std::string_view b);
+// The candidates close to `word` for a "did you mean": within an edit distance
+// of a quarter of its length (at least 2), or containing it when it has 6 or
+// more letters; best first, at most `max`; just the one on an exact match.
+std::vector<std::string> ClosestWords(std::string_view word, const std::vector<std::string_view>& candidates,
+                                      size_t max);
 // `s` with control bytes (a binary file's garbage quoted in an error message)
 // written as \xNN, so the message stays one printable line.
 std::string Printable(std::string_view s);

@@ -20,24 +20,23 @@ constexpr size_t kMaxIntegerDigits = 19;
 constexpr size_t kMaxDigits = 25;
 
 constexpr std::string_view kNotASize =
-    "is not a size: expected a number with an optional K, M, G or T suffix (binary multiples)";
+    "is not a size: expected a number and an optional unit: K, M, G, T or KiB ... TiB (2^10 steps), "
+    "KB ... TB (10^3 steps)";
 
 [[noreturn]] void Fail(std::string_view field, std::string_view text, std::string_view what) {
   throw InputError(std::string(field) + ": \"" + std::string(text) + "\" " + std::string(what));
 }
 
-// Binary multiplier for the suffix letter, or 0 if `c` is not one.
-int64_t SuffixMultiplier(char c) {
+// The power (1 = kilo ... 4 = tera) of a unit's prefix letter, or 0 if `c` is not one.
+int PrefixPower(char c) {
   switch (std::tolower(static_cast<unsigned char>(c))) {
-    case 'k': return int64_t{1} << 10;
-    case 'm': return int64_t{1} << 20;
-    case 'g': return int64_t{1} << 30;
-    case 't': return int64_t{1} << 40;
+    case 'k': return 1;
+    case 'm': return 2;
+    case 'g': return 3;
+    case 't': return 4;
     default: return 0;
   }
 }
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -48,6 +47,24 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   }
   return true;
 }
+
+// The multiplier of a unit: "" or "B" (bytes), a prefix letter alone (binary,
+// as fio and dd read "4K"), or with "iB" or "B" (binary and decimal in
+// ziosim's grammar; the other way round in fio's, see units.h). 0 if `unit`
+// is not one.
+int64_t UnitMultiplier(std::string_view unit, SizeGrammar grammar) {
+  if (unit.empty() || EqualsIgnoreCase(unit, "b")) return 1;
+  const int power = PrefixPower(unit.front());
+  const std::string_view tail = unit.substr(1);
+  const bool ib = EqualsIgnoreCase(tail, "ib");
+  if (power == 0 || !(tail.empty() || ib || EqualsIgnoreCase(tail, "b"))) return 0;
+  const bool decimal = !tail.empty() && (ib == (grammar == SizeGrammar::kFio));
+  int64_t m = 1;
+  for (int i = 0; i < power; ++i) m *= decimal ? 1000 : 1024;
+  return m;
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Leading run of decimal digits in `text` from `pos`.
 std::string_view DigitRun(std::string_view text, size_t pos) {
@@ -74,7 +91,7 @@ std::string LowerCopy(std::string_view s) {
 
 }  // namespace
 
-int64_t ParseSize(std::string_view text, std::string_view field) {
+int64_t ParseSize(std::string_view text, std::string_view field, SizeGrammar grammar) {
   if (text.empty()) throw InputError(std::string(field) + ": empty size");
   if (text.front() == '-') Fail(field, text, "is negative");
 
@@ -90,20 +107,32 @@ int64_t ParseSize(std::string_view text, std::string_view field) {
   }
   if (whole.empty() && fraction.empty()) Fail(field, text, kNotASize);
 
-  int64_t multiplier = 1;
-  if (pos < text.size()) {
-    multiplier = SuffixMultiplier(text[pos]);
-    const std::string_view unit_tail = text.substr(pos + 1);
-    if (multiplier == 0 ||
-        !(unit_tail.empty() || EqualsIgnoreCase(unit_tail, "b") || EqualsIgnoreCase(unit_tail, "ib"))) {
+  // A decimal exponent ("1e9", as Python prints a float byte count), only without a unit.
+  int exponent = 0;
+  if (pos + 1 < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    const size_t sign = text[pos + 1] == '+' ? 1 : 0;
+    const std::string_view e_digits = DigitRun(text, pos + 1 + sign);
+    if (e_digits.empty() || e_digits.size() > 2 || pos + 1 + sign + e_digits.size() != text.size()) {
       Fail(field, text, kNotASize);
     }
+    exponent = std::stoi(std::string(e_digits));
+    if (exponent > 18) Fail(field, text, "is too large (more than 2^63-1 bytes)");
+    pos = text.size();
   }
+  // One space may part the number from its unit ("1 GB").
+  if (pos + 1 < text.size() && text[pos] == ' ') ++pos;
+  const int64_t multiplier = UnitMultiplier(text.substr(pos), grammar);
+  if (multiplier == 0) Fail(field, text, kNotASize);
+  Int128 scale = multiplier;
+  for (int i = 0; i < exponent; ++i) scale *= 10;
 
   const std::string_view int_digits = StripLeadingZeros(whole);
   const std::string_view frac_digits = StripTrailingZeros(fraction);
   if (int_digits.size() > kMaxIntegerDigits) Fail(field, text, "is too large (more than 2^63-1 bytes)");
   if (int_digits.size() + frac_digits.size() > kMaxDigits) Fail(field, text, "has too many decimal places");
+  if (!int_digits.empty() && int_digits.size() + exponent > kMaxIntegerDigits) {
+    Fail(field, text, "is too large (more than 2^63-1 bytes)");
+  }
 
   Int128 digits = 0;
   Int128 divisor = 1;
@@ -112,11 +141,19 @@ int64_t ParseSize(std::string_view text, std::string_view field) {
     digits = digits * 10 + (c - '0');
     divisor *= 10;
   }
-  const Int128 scaled = digits * multiplier;
+  const Int128 scaled = digits * scale;
   if (scaled % divisor != 0) Fail(field, text, "is not a whole number of bytes");
   const Int128 bytes = scaled / divisor;
   if (bytes > kMaxBytes) Fail(field, text, "is too large (more than 2^63-1 bytes)");
   return static_cast<int64_t>(bytes);
+}
+
+std::string SizeText(int64_t bytes) {
+  static constexpr std::pair<int, char> kUnits[] = {{40, 'T'}, {30, 'G'}, {20, 'M'}, {10, 'K'}};
+  for (const auto& [shift, letter] : kUnits) {
+    if (bytes > 0 && bytes % (int64_t{1} << shift) == 0) return std::to_string(bytes >> shift) + letter;
+  }
+  return std::to_string(bytes);
 }
 
 int64_t ParsePositiveSize(std::string_view text, std::string_view field) {

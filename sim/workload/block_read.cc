@@ -88,9 +88,9 @@ class Reader : public ZioDoneListener, public EventHandler {
 
 void CheckOptions(const BlockReadOptions& o) {
   if (o.block_bytes <= 0 || o.block_bytes % 512 != 0) {
-    throw InputError("--blocksize: " + std::to_string(o.block_bytes) + " is not a positive multiple of 512");
+    throw InputError("--bs: " + std::to_string(o.block_bytes) + " is not a positive multiple of 512");
   }
-  if (o.block_bytes > (16 << 20)) throw InputError("--blocksize: larger than the 16 MiB ZFS block limit");
+  if (o.block_bytes > (16 << 20)) throw InputError("--bs: larger than the 16 MiB ZFS block limit");
   if (o.depth < 1) throw InputError("--depth: must be at least 1");
   if (o.count < 1) throw InputError("--count: must be at least 1");
   if (o.span_bytes < 0) throw InputError("--span: must not be negative");
@@ -129,6 +129,12 @@ BlockAddress BlockLayout::Locate(int64_t index) const {
                                    round_prefix_.begin()) - 1;
   const int64_t j = k - round_prefix_[top];
   return BlockAddress{top, (round * per_round_[top] + j) * asize_[top]};
+}
+
+void CheckBlockReadOptions(const BlockReadOptions& o) {
+  CheckOptions(o);
+  ParsePoolSpec(o.pool, o.ashift);
+  RunTunables(o);
 }
 
 BlockReadResult RunBlockRead(const BlockReadOptions& o) {

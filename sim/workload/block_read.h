@@ -55,6 +55,8 @@ struct BlockReadResult {
 
 // Throws InputError for a bad pool, tunable, size or count.
 BlockReadResult RunBlockRead(const BlockReadOptions& options);
+// The checks RunBlockRead makes of the options, pool and tunables, without simulating. Throws InputError.
+void CheckBlockReadOptions(const BlockReadOptions& options);
 
 // Where block `index` lives when an empty pool allocates blocks of `asize` in
 // order: the top-level rotor moves on after 512 KiB x children of allocated

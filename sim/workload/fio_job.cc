@@ -33,7 +33,7 @@ struct Value {
 int64_t SizeOf(const Value& v) {
   v.RequireText();
   try {
-    return ParseSize(v.text, "field " + std::string(v.key));
+    return ParseSize(v.text, "field " + std::string(v.key), SizeGrammar::kFio);
   } catch (const InputError& e) {
     throw InputError(v.file, v.line, e.what());
   }

@@ -280,7 +280,7 @@ nlohmann::ordered_json ReplaySummaryJson(const ReplaySummary& s) {
     j["prefetch_reads"] = p.dmu.prefetch_reads;
     j["disk_bytes_read"] = p.disk_bytes_read;
     j["disk_bytes_written"] = p.disk_bytes_written;
-    j["disks"] = nlohmann::ordered_json::parse(DisksToJson(p.disks).dump());
+    j["disks"] = DisksToJson(p.disks);
   }
   j["wall_seconds"] = r.wall_seconds;
   return j;

@@ -87,7 +87,10 @@ void CheckOptions(const ReadersOptions& o) {
   if (o.recordsize < 512 || o.recordsize > (16 << 20) || (o.recordsize & (o.recordsize - 1)) != 0) {
     throw InputError("--recordsize: must be a power of two from 512 to 16M");
   }
-  if (!(o.compression >= 1.0) || o.compression > 100) throw InputError("--compression: ratio must be from 1 to 100");
+  if (!(o.compression >= 1.0) || o.compression > 100) throw InputError("--compressratio: must be from 1 to 100");
+  if (!o.compressed && o.compression != 1.0) {
+    throw InputError("--compressratio: must be 1 with compression off (off stores the data as it is)");
+  }
   if (o.arc_max < 0) throw InputError("--arc-max: must not be negative");
   if (o.read_offset < 0 || o.read_offset >= o.file_size) {
     throw InputError("--read-offset: " + std::to_string(o.read_offset) + " is not inside the file (--file-size " +

@@ -25,7 +25,8 @@ struct ReadersOptions {
   int64_t bs = 1 << 20;                 // bytes per read() call
   int64_t file_size = int64_t{1} << 30;
   int64_t recordsize = 128 << 10;
-  double compression = 1.0;             // logical / physical
+  double compression = 1.0;             // logical / physical (the dataset's compressratio)
+  bool compressed = true;               // the compression property is not off (ziosim models lz4)
   bool sparse = false;                  // files are truncated, never written: all holes
   bool same_file = false;               // every reader reads file 0
   bool random = false;                  // read() at random bs-aligned offsets instead of in order

@@ -51,13 +51,13 @@ std::vector<DiskReport> ReportDisks(const Pool& pool, SimTime elapsed_ns) {
   return out;
 }
 
-nlohmann::json DisksToJson(const std::vector<DiskReport>& disks) {
-  nlohmann::json arr = nlohmann::json::array();
+nlohmann::ordered_json DisksToJson(const std::vector<DiskReport>& disks) {
+  nlohmann::ordered_json arr = nlohmann::ordered_json::array();
   for (const DiskReport& r : disks) {
     // Trailing empty buckets carry nothing.
     size_t last = 0;
     for (size_t k = 0; k < r.seek_log2_cylinders.size(); ++k) if (r.seek_log2_cylinders[k] > 0) last = k + 1;
-    arr.push_back({{"name", r.name}, {"drive", r.drive}, {"vdev", r.vdev}, {"busy_pct", r.busy_pct},
+    arr.push_back({{"disk", r.name}, {"drive", r.drive}, {"vdev", r.vdev}, {"busy_pct", r.busy_pct},
                    {"reads", r.reads}, {"read_bytes", r.read_bytes}, {"read_mb_s", r.read_mb_s},
                    {"zios", r.zios}, {"aggregated", r.aggregated}, {"aggregated_zios", r.aggregated_zios},
                    {"gap_bytes", r.gap_bytes}, {"split", r.split}, {"mean_active", r.mean_active},
@@ -71,18 +71,19 @@ nlohmann::json DisksToJson(const std::vector<DiskReport>& disks) {
   return arr;
 }
 
-std::string FormatDiskTable(const std::vector<DiskReport>& disks) {
+std::string FormatDiskTable(const nlohmann::ordered_json& disks) {
   std::string out;
   char line[256];
   std::snprintf(line, sizeof line, "%-4s %-22s %-12s %6s %8s %9s %8s %7s %6s %7s %7s %8s\n", "disk", "drive",
                 "vdev", "busy%", "reads", "MB/s", "zios", "agg", "split", "active", "queued", "svc ms");
   out += line;
-  for (const DiskReport& r : disks) {
+  for (const nlohmann::ordered_json& r : disks) {
     std::snprintf(line, sizeof line, "%-4s %-22s %-12s %6.1f %8llu %9.1f %8llu %7llu %6llu %7.2f %7.2f %8.3f\n",
-                  r.name.c_str(), r.drive.c_str(), r.vdev.c_str(), r.busy_pct,
-                  static_cast<unsigned long long>(r.reads), r.read_mb_s, static_cast<unsigned long long>(r.zios),
-                  static_cast<unsigned long long>(r.aggregated), static_cast<unsigned long long>(r.split),
-                  r.mean_active, r.mean_queued, r.mean_service_ms);
+                  r["disk"].get<std::string>().c_str(), r["drive"].get<std::string>().c_str(),
+                  r["vdev"].get<std::string>().c_str(), r["busy_pct"].get<double>(), r["reads"].get<unsigned long long>(),
+                  r["read_mb_s"].get<double>(), r["zios"].get<unsigned long long>(),
+                  r["aggregated"].get<unsigned long long>(), r["split"].get<unsigned long long>(),
+                  r["mean_active"].get<double>(), r["mean_queued"].get<double>(), r["mean_service_ms"].get<double>());
     out += line;
   }
   return out;

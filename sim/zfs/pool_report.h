@@ -42,9 +42,10 @@ struct DiskReport {
 
 // Reads the per-disk figures of `pool` over a run of `elapsed_ns` (call Pool::SettleStats first).
 std::vector<DiskReport> ReportDisks(const Pool& pool, SimTime elapsed_ns);
-nlohmann::json DisksToJson(const std::vector<DiskReport>& disks);
-// A fixed-width table, one line per disk.
-std::string FormatDiskTable(const std::vector<DiskReport>& disks);
+// One object per disk: "disk" (d0, d1, ...), "drive", "vdev" and the figures of DiskReport.
+nlohmann::ordered_json DisksToJson(const std::vector<DiskReport>& disks);
+// A fixed-width table, one line per disk, of DisksToJson's objects.
+std::string FormatDiskTable(const nlohmann::ordered_json& disks);
 
 }  // namespace ziosim
 

@@ -37,25 +37,6 @@ bool LooksLikeFile(std::string_view s) {
          (s.size() > 5 && s.substr(s.size() - 5) == ".toml");
 }
 
-// The candidates closest to `word`, best first (at most 4).
-std::vector<std::string> Closest(std::string_view word, const std::vector<std::string>& candidates) {
-  const std::string w = Lower(word);
-  const size_t threshold = std::max<size_t>(2, w.size() / 4);
-  std::vector<std::tuple<size_t, std::string>> scored;
-  for (const std::string& c : candidates) {
-    const size_t d = EditDistance(w, c);
-    if (d <= threshold) scored.emplace_back(d, c);
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
-  std::vector<std::string> out;
-  for (const auto& [d, c] : scored) {
-    if (out.size() == 4) break;
-    out.push_back(c);
-  }
-  return out;
-}
-
 std::string ToLowerNoun(std::string_view keyword) { return "a " + std::string(keyword); }
 
 class Parser {
@@ -208,7 +189,7 @@ class Parser {
     const std::vector<std::string> keywords = VdevKindKeywords();
     std::vector<std::string> candidates = CatalogNamesCached();
     if (!counted) candidates.insert(candidates.begin(), keywords.begin(), keywords.end());
-    const std::vector<std::string> close = Closest(drive, candidates);
+    const std::vector<std::string> close = ClosestWords(Lower(drive), {candidates.begin(), candidates.end()}, 4);
     std::string what = std::string(counted ? "unknown drive \"" : "unknown drive or keyword \"") + drive + "\"";
     if (!close.empty()) what += "; did you mean " + Join(close, " or ") + "?";
     if (!counted) what += "; keywords: " + Join(keywords, ", ");

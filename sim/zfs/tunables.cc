@@ -247,31 +247,6 @@ constexpr TunableDef kTable[] = {
      .max = kInt32Max, .doc = "lz4 decompression output bandwidth of one core (estimated)"},
 };
 
-// "a", "a or b", "a, b or c".
-// Of `candidates`, those close to `wanted` (lower case), best first, at most
-// `max`: within an edit distance of a quarter of the length (at least 2), or
-// containing `wanted` when it is a fragment of 6+ characters. An exact match
-// (another case) is the only answer.
-std::vector<std::string> Closest(const std::string& wanted, const std::vector<std::string_view>& candidates,
-                                 size_t max) {
-  const size_t threshold = std::max<size_t>(2, wanted.size() / 4);
-  std::vector<std::tuple<size_t, std::string_view>> scored;
-  for (std::string_view c : candidates) {
-    size_t d = EditDistance(wanted, c);
-    if (d == 0) return {std::string(c)};
-    if (wanted.size() >= 6 && c.find(wanted) != std::string_view::npos) d = std::min(d, threshold);
-    if (d <= threshold) scored.emplace_back(d, c);
-  }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
-  std::vector<std::string> out;
-  for (const auto& [d, c] : scored) {
-    if (out.size() == max) break;
-    out.emplace_back(c);
-  }
-  return out;
-}
-
 std::vector<std::string> SplitChoices(std::string_view choices) {
   std::vector<std::string> out;
   while (!choices.empty()) {
@@ -426,7 +401,7 @@ std::vector<std::string> SuggestTunables(std::string_view name, size_t max) {
   std::replace(wanted.begin(), wanted.end(), '.', '_');
   std::vector<std::string_view> names;
   for (const TunableDef& def : kTable) names.push_back(def.name);
-  return Closest(wanted, names, max);
+  return ClosestWords(wanted, names, max);
 }
 
 // ---- Tunables ----
@@ -546,7 +521,7 @@ Tunables ProfileTunables(std::string_view name) {
   } else {
     const std::vector<std::string> names = ProfileNames();
     if (std::find(names.begin(), names.end(), name) == names.end()) {
-      const std::vector<std::string> close = Closest(Lower(name), {names.begin(), names.end()}, 3);
+      const std::vector<std::string> close = ClosestWords(Lower(name), {names.begin(), names.end()}, 3);
       throw InputError("unknown profile \"" + std::string(name) + "\"" +
                        (close.empty() ? "" : "; did you mean " + Join(close, " or ") + "?") +
                        "; known profiles: " + Join(names) + " (or a path to a .toml profile file)");

@@ -36,7 +36,7 @@ def line_of(text: str, needle: str) -> int:
 # (class of bad input, call(tmp_path) -> None, expected message with {path} for the file).
 CASES = [
     ("malformed number", lambda t: ziosim.readers(ONE_DISK, readers=1, bs="12x"),
-     'bs: "12x" is not a size: expected a number with an optional K, M, G or T suffix (binary multiples)'),
+     'bs: "12x" is not a size: expected a number and an optional unit: K, M, G, T or KiB ... TiB (2^10 steps), KB ... TB (10^3 steps)'),
     ("malformed number in a file",
      lambda t: ziosim.drive_values(drive_file(t, edited_hdd("surfaces = { value = 4,", "surfaces = { value = 4x,"))),
      "{path}:" + str(line_of(GENERIC_HDD, "surfaces =")) + ": Error while parsing decimal integer: expected digit, saw 'x'"),
@@ -69,7 +69,7 @@ CASES = [
     ("unknown policy", lambda t: ziosim.readers(MIRROR, readers=1, tunables={"mirror_policy": "nosuch"}),
      "unknown mirror policy 'nosuch' (known: {policies})"),
     ("bad tunable value", lambda t: ziosim.readers(ONE_DISK, readers=1, tunables={"zfs_arc_max": "12q"}),
-     '--set: zfs_arc_max: "12q" is not a size: expected a number with an optional K, M, G or T suffix (binary multiples)'),
+     '--set: zfs_arc_max: "12q" is not a size: expected a number and an optional unit: K, M, G, T or KiB ... TiB (2^10 steps), KB ... TB (10^3 steps)'),
     ("missing file", lambda t: ziosim.drive_values(str(t / "absent.toml")), "{dir}/absent.toml: cannot open drive file"),
 ]
 

@@ -23,7 +23,16 @@ TEST(ParseSizeTest, AcceptsPlainNumbersAndBinarySuffixes) {
       {"4K", 4096},
       {"4k", 4096},
       {"4KiB", 4096},
-      {"4kb", 4096},
+      {"4kb", 4000},
+      {"1GB", 1000000000},
+      {"1 GB", 1000000000},
+      {"1 GiB", int64_t{1} << 30},
+      {"1.5TB", 1500000000000},
+      {"512B", 512},
+      {"1e9", 1000000000},
+      {"1.5e3", 1500},
+      {"2E+6", 2000000},
+      {"9e18", 9000000000000000000},
       {"1M", 1 << 20},
       {"1.5G", (int64_t{3} << 30) / 2},
       {"0.5K", 512},
@@ -37,6 +46,15 @@ TEST(ParseSizeTest, AcceptsPlainNumbersAndBinarySuffixes) {
   for (const Good& c : cases) {
     EXPECT_EQ(ParseSize(c.text, "--bs"), c.bytes) << c.text;
   }
+}
+
+TEST(ParseSizeTest, FioGrammarInvertsTheUnitsAsFioDoes) {
+  // fio's HOWTO, kb_base=1024 (its default): SI prefixes are powers of 2, IEC ones powers of 10.
+  EXPECT_EQ(ParseSize("4k", "bs", SizeGrammar::kFio), 4096);
+  EXPECT_EQ(ParseSize("4KB", "bs", SizeGrammar::kFio), 4096);
+  EXPECT_EQ(ParseSize("4KiB", "bs", SizeGrammar::kFio), 4000);
+  EXPECT_EQ(ParseSize("4KB", "bs"), 4000);
+  EXPECT_EQ(ParseSize("4KiB", "bs"), 4096);
 }
 
 struct Bad {
@@ -54,7 +72,13 @@ TEST(ParseSizeTest, RejectsWithTheFieldAndTheText) {
       {".", "--bs: \".\" is not a size"},
       {"nan", "--bs: \"nan\" is not a size"},
       {"inf", "--bs: \"inf\" is not a size"},
-      {"1e3", "--bs: \"1e3\" is not a size"},
+      {"1e3K", "--bs: \"1e3K\" is not a size"},
+      {"1e", "--bs: \"1e\" is not a size"},
+      {"1e-3", "--bs: \"1e-3\" is not a size"},
+      {"1.5e0", "--bs: \"1.5e0\" is not a whole number of bytes"},
+      {"1e19", "--bs: \"1e19\" is too large"},
+      {"1  GB", "--bs: \"1  GB\" is not a size"},
+      {"4KBB", "--bs: \"4KBB\" is not a size"},
       {" 4K", "--bs: \" 4K\" is not a size"},
       {"4K ", "--bs: \"4K \" is not a size"},
       {"1.5", "--bs: \"1.5\" is not a whole number of bytes"},

@@ -85,7 +85,7 @@ TEST(FioJobTest, SizesAreBinaryAndTimesDefaultToSeconds) {
                        "runtime=2m\nramp_time=1500ms\n")
                        .jobs[0];
   EXPECT_EQ(j.size_bytes, int64_t{2} << 30);
-  EXPECT_EQ(j.bs_bytes, 4096);
+  EXPECT_EQ(j.bs_bytes, 4000);  // fio's kb_base=1024 (its default): an IEC prefix is a power of 10
   EXPECT_EQ(j.offset_bytes, 1 << 20);
   EXPECT_EQ(j.offset_increment_bytes, int64_t{512} << 20);
   EXPECT_EQ(j.filesize_bytes, 3072);
@@ -128,8 +128,8 @@ TEST(FioJobTest, EachErrorNamesFileLineAndField) {
   EXPECT_EQ(ErrorOf("[j]\nbogus=1\n"), "t.fio:2: unknown fio option 'bogus'");
   EXPECT_EQ(ErrorOf("[j]\nioengin=libaio\n"), "t.fio:2: unknown fio option 'ioengin' (did you mean 'ioengine'?)");
   EXPECT_EQ(ErrorOf("[j]\n\nbs=4q\n"),
-            "t.fio:3: field bs: \"4q\" is not a size: expected a number with an optional K, M, G or T suffix "
-            "(binary multiples)");
+            "t.fio:3: field bs: \"4q\" is not a size: expected a number and an optional unit: K, M, G, T or KiB ... "
+            "TiB (2^10 steps), KB ... TB (10^3 steps)");
   EXPECT_EQ(ErrorOf("[j]\nbs=4k,8k\n"),
             "t.fio:2: field bs: separate read,write block sizes are not supported: give one size");
   EXPECT_EQ(ErrorOf("[j]\nrw=trim\n"),

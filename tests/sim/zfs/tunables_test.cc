@@ -126,8 +126,8 @@ TEST(TunablesTest, ValueErrorsNameOriginTunableAndProblem) {
   EXPECT_EQ(set("zfs_vdev_aggregation_limit", "32M"),
             "--set: zfs_vdev_aggregation_limit: must be between 0 and 16M (got 32M)");
   EXPECT_EQ(set("zfs_vdev_aggregation_limit", "12Q"),
-            "--set: zfs_vdev_aggregation_limit: \"12Q\" is not a size: expected a number with an optional K, M, "
-            "G or T suffix (binary multiples)");
+            "--set: zfs_vdev_aggregation_limit: \"12Q\" is not a size: expected a number and an optional unit: K, M, G, T or KiB ... "
+            "TiB (2^10 steps), KB ... TB (10^3 steps)");
   EXPECT_EQ(set("zfs_vdev_aggregation_limit", "-1"), "--set: zfs_vdev_aggregation_limit: \"-1\" is negative");
   EXPECT_EQ(set("zfs_vdev_mirror_rotating_seek_offset", "-1"),
             "--set: zfs_vdev_mirror_rotating_seek_offset: \"-1\" is negative");

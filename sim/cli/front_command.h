@@ -1,0 +1,40 @@
+// A workload's subcommand, generated from its front (sim/workload/workload_front.h):
+// one flag per option of its table (the first of OptionInfo::flags, else
+// --name-with-dashes; flags take no value), `-o NAME=VALUE` for its dataset
+// properties as `zfs create -o` takes them, --json, and --plot FILE.png where
+// the workload has a figure. The text report is the workload's TextPrinter,
+// which prints from the same JSON value --json prints.
+#ifndef ZIOSIM_SIM_CLI_FRONT_COMMAND_H_
+#define ZIOSIM_SIM_CLI_FRONT_COMMAND_H_
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/core/option.h"
+#include "sim/workload/workload_front.h"
+
+namespace ziosim::cli {
+
+using TextPrinter = void (*)(const Json& result);
+
+struct FrontCommand {
+  const WorkloadFront* front;
+  TextPrinter print;
+  bool plot;  // whether --plot draws it (bindings/ziosim/plot_cli.py knows the workload)
+};
+
+// Every workload subcommand made from a front.
+const std::vector<FrontCommand>& FrontCommands();
+const FrontCommand& FindFrontCommand(const std::string& workload);
+
+void AddFrontCommand(CLI::App& app, const FrontCommand& command);
+
+// The text printers, one per workload's command file.
+void PrintReadersText(const Json& result);
+void PrintWritersText(const Json& result);
+void PrintBlockReadText(const Json& result);
+
+}  // namespace ziosim::cli
+
+#endif  // ZIOSIM_SIM_CLI_FRONT_COMMAND_H_

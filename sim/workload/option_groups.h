@@ -1,0 +1,104 @@
+// The option groups several workloads share, declared once (option.h): the
+// pool and its era, the dataset's properties, and the read path's caches and
+// layout. Each is a template over the workload's options struct, which names
+// its fields alike (pool, ashift, profile, settings, seed, recordsize, ...).
+#ifndef ZIOSIM_SIM_WORKLOAD_OPTION_GROUPS_H_
+#define ZIOSIM_SIM_WORKLOAD_OPTION_GROUPS_H_
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "sim/core/option.h"
+#include "sim/core/status.h"
+
+namespace ziosim {
+
+template <typename O>
+std::vector<Option<O>> Concat(std::vector<std::vector<Option<O>>> groups) {
+  std::vector<Option<O>> out;
+  for (auto& g : groups) out.insert(out.end(), g.begin(), g.end());
+  return out;
+}
+
+// `tunables = {...}` (Python, a scenario file's [tunables]) or `--set NAME=VALUE`, applied after the profile.
+template <typename O>
+Option<O> TunablesOption(Settings O::*field) {
+  Option<O> o = FieldOption(OptionInfo{.name = "tunables", .kind = OptionKind::kTunables,
+                                       .doc = "Tunables by their OpenZFS names, NAME=VALUE, applied after the profile "
+                                              "(see `ziosim tunables`)",
+                                       .fallback = Json::object()},
+                            field, TunablesValue);
+  o.info.section = o.info.key = "tunables";
+  o.info.flags = {"--set"};
+  return o;
+}
+
+// The pool: every pool workload's first option.
+template <typename O>
+Option<O> PoolOption(const std::string& example) {
+  return Required(In("pool", TextOption("pool", &O::pool, "Pool in zpool syntax, e.g. \"" + example + "\""), "spec"));
+}
+
+// The pool's era, its tunables, its sector size and the run's seed: every pool workload's last options.
+template <typename O>
+std::vector<Option<O>> EraGroup() {
+  return {
+      In("pool", TextOption("profile", &O::profile, "Era profile (see `ziosim profiles`), or a .toml profile file")),
+      TunablesOption(&O::settings),
+      In("pool", IntOption("ashift", &O::ashift, "Sector shift of the pool: 9 or 12")),
+      In("workload", IntOption("seed", &O::seed, "Random seed: same seed, same results")),
+  };
+}
+
+// `compression`: the property's values ziosim models (lz4 decompression,
+// sim/zfs/host_cpu.h), or a number, the older spelling of compressratio.
+template <typename O>
+Option<O> CompressionOption() {
+  OptionInfo info{.name = "compression", .kind = OptionKind::kText,
+                  .doc = "Dataset compression: on, lz4 or off (ziosim models lz4); a number is compressratio",
+                  .fallback = "lz4", .section = "dataset", .key = "compression", .dataset_property = true};
+  return {std::move(info), [](O& o, const Json& v, const std::string& label) {
+            if (v.is_number() || (v.is_string() && !v.get<std::string>().empty() &&
+                                  (std::isdigit(static_cast<unsigned char>(v.get<std::string>()[0])) != 0))) {
+              o.compression = RealValue(v, label);
+              return;
+            }
+            const std::string algorithm = TextValue(v, label);
+            if (algorithm != "on" && algorithm != "lz4" && algorithm != "off") {
+              throw InputError(label + ": \"" + algorithm + "\" is not modelled: on, lz4 or off (ziosim models "
+                               "lz4's decompression cost), or a ratio");
+            }
+            o.compressed = algorithm != "off";
+          }};
+}
+
+// The dataset a file workload reads or writes (`-o NAME=VALUE` takes these too).
+template <typename O>
+std::vector<Option<O>> FileDatasetGroup() {
+  return {
+      DatasetProperty(In("dataset", SizeOption("recordsize", &O::recordsize,
+                                                "Dataset recordsize: a power of two from 512 to 16M"))),
+  };
+}
+
+// What the read path holds: compression, caching, the layout of old data.
+template <typename O>
+std::vector<Option<O>> ReadPathGroup() {
+  return {
+      CompressionOption<O>(),
+      DatasetProperty(In("dataset", RealOption("compressratio", &O::compression,
+                                               "The data's compression ratio, logical / physical, 1 to 100",
+                                               "ratio"))),
+      DatasetProperty(In("dataset", TextOption("primarycache", &O::primarycache,
+                                               "What the ARC keeps of the files: all, metadata or none"))),
+      In("pool", TextOption("layout", &O::layout,
+                            "On-disk layout: sequential, writers:N, shuffle:K, fragmented:PCT, sendrecv")),
+      In("dataset", SizeOption("arc_max", &O::arc_max, "ARC size; 0: the tunable zfs_arc_max", false)),
+      In("dataset", TextOption("l2arc", &O::l2arc, "Cache device drive (catalog name); default none")),
+  };
+}
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_WORKLOAD_OPTION_GROUPS_H_

@@ -1,0 +1,23 @@
+#include "sim/workload/workload_front.h"
+
+#include "sim/core/text.h"
+
+namespace ziosim {
+
+const std::vector<const WorkloadFront*>& WorkloadFronts() {
+  static const std::vector<const WorkloadFront*> fronts = {&BlockReadFront(), &ReadersFront(), &WritersFront()};
+  return fronts;
+}
+
+const WorkloadFront& FindWorkloadFront(std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const WorkloadFront* f : WorkloadFronts()) {
+    if (f->name() == name) return *f;
+    names.push_back(f->name());
+  }
+  const std::vector<std::string> close = ClosestWords(name, names, 3);
+  throw InputError("\"" + std::string(name) + "\" is not a workload" +
+                   (close.empty() ? "" : "; did you mean " + Join(close, " or ") + "?"));
+}
+
+}  // namespace ziosim
