@@ -12,7 +12,7 @@ Workloads return pandas DataFrames::
   :func:`tunables`, :func:`mirror_policies`
 * workloads: :func:`readers`, :func:`writers`, :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
   :func:`validate_disksim`, :func:`fio` (fio job files), :func:`replay` (block traces)
-* mirror policies in Python: :func:`mirror_policy`
+* mirror policies in Python: :func:`mirror_policy`, :func:`check_mirror_policy`
 * parameter sweeps: :func:`sweep`; figures: :mod:`ziosim.plot`
 
 User errors raise ValueError with the simulator's message; other failures
@@ -47,6 +47,7 @@ from .api import (
 from .policy import (
     MirrorChild,
     MirrorRead,
+    check_mirror_policy,
     load_mirror_policy_plugin,
     mirror_policy,
     plugin_include_dir,
@@ -61,6 +62,7 @@ __all__ = [
     "MirrorChild",
     "MirrorRead",
     "block_read",
+    "check_mirror_policy",
     "disk_bench",
     "drive_values",
     "fio",
