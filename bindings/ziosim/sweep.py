@@ -29,7 +29,11 @@ import pandas as pd
 
 from . import policy as _policy
 
-__all__ = ["grid_points", "sweep"]
+__all__ = ["GRID_ATTR", "grid_points", "sweep"]
+
+#: The key of a sweep frame's ``attrs`` that lists the grid's columns: :mod:`ziosim.plot`
+#: counts them among the columns that identify a run, numeric ones included.
+GRID_ATTR = "ziosim_grid"
 
 
 def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
@@ -167,7 +171,8 @@ def sweep(
 
     Returns:
         The points' rows in grid order, each led by the grid's columns: the same
-        frame, row for row, for any ``workers`` or ``client``.
+        frame, row for row, for any ``workers`` or ``client``. Its
+        ``attrs[GRID_ATTR]`` lists the grid's columns.
 
     Raises:
         Exception: the first exception a point raised (the first to fail, in
@@ -179,7 +184,7 @@ def sweep(
     """
     points = grid_points(grid)
     if not points:
-        return pd.DataFrame(columns=list(grid))
+        return _with_grid(pd.DataFrame(columns=list(grid)), grid)
     if client is None and workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers: must be a positive int or None (got {workers!r})")
 
@@ -194,7 +199,7 @@ def sweep(
                     _with_point(e, params)
                     raise
                 bar.update(1)
-        return pd.concat(results, ignore_index=True)
+        return _with_grid(pd.concat(results, ignore_index=True), grid)
 
     import cloudpickle
 
@@ -203,7 +208,12 @@ def sweep(
         _sweep_dask(client, payload, points, results, progress)
     else:
         _sweep_processes(payload, points, results, n_workers or _default_workers(), progress, mp_context)
-    return pd.concat(results, ignore_index=True)
+    return _with_grid(pd.concat(results, ignore_index=True), grid)
+
+
+def _with_grid(frame: pd.DataFrame, grid: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
+    frame.attrs[GRID_ATTR] = list(grid)
+    return frame
 
 
 def _shippable_policies() -> dict[str, bytes]:
