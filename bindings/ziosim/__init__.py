@@ -12,8 +12,9 @@ Workloads return pandas DataFrames::
   :func:`tunables`, :func:`mirror_policies`
 * workloads: :func:`readers`, :func:`writers`, :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
   :func:`validate_disksim`, :func:`fio` (fio job files), :func:`replay` (block traces)
-* mirror policies in Python: :func:`mirror_policy`
+* mirror policies in Python: :func:`mirror_policy`, :func:`check_mirror_policy`
 * parameter sweeps: :func:`sweep`; figures: :mod:`ziosim.plot`
+* bug reports: :func:`show_versions`
 
 User errors raise ValueError with the simulator's message; other failures
 inside the simulator raise RuntimeError. Simulations release the GIL.
@@ -32,8 +33,8 @@ from .api import (
     block_read,
     disk_bench,
     drive_values,
-    fio,
     drives,
+    fio,
     mirror_policies,
     profiles,
     raidz_map,
@@ -47,6 +48,7 @@ from .api import (
 from .policy import (
     MirrorChild,
     MirrorRead,
+    check_mirror_policy,
     load_mirror_policy_plugin,
     mirror_policy,
     plugin_include_dir,
@@ -61,28 +63,74 @@ __all__ = [
     "MirrorChild",
     "MirrorRead",
     "block_read",
+    "check_mirror_policy",
     "disk_bench",
     "drive_values",
-    "fio",
     "drives",
+    "fio",
     "grid_points",
     "load_mirror_policy_plugin",
-    "plugin_include_dir",
     "mirror_policies",
     "mirror_policy",
     "plot",
+    "plugin_include_dir",
     "profiles",
     "raidz_map",
     "readers",
     "register_mirror_policy",
     "registered_policies",
     "replay",
+    "show_versions",
     "sweep",
     "tunables",
     "validate_disksim",
     "workload",
     "writers",
 ]
+
+
+def show_versions() -> dict[str, str]:
+    """Prints, and returns, what a bug report needs to say about this installation.
+
+    Returns:
+        ``{"ziosim": version, "extension": path of the C++ module, "data_dir": the
+        folder the drive catalog and profiles are read from, "data_dir_source":
+        why that one, "python", "platform", and the version of each library ziosim
+        uses (numpy, pandas, matplotlib, tqdm, cloudpickle, dask, distributed,
+        ipywidgets) or "not installed"}``.
+    """
+    import platform
+    import sys
+    from importlib import metadata
+
+    def version(dist: str) -> str:
+        # From the installed metadata: asking does not import the library (matplotlib takes a while).
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    env = _os.environ.get("ZIOSIM_DATA_DIR")
+    if not env:
+        source = "the extension's built-in default (ZIOSIM_DATA_DIR not set)"
+    elif _os.path.isdir(_DATA) and _os.path.samefile(env, _DATA):
+        source = "ZIOSIM_DATA_DIR: the data installed with the package"
+    else:
+        source = "ZIOSIM_DATA_DIR"
+    info = {
+        "ziosim": __version__,
+        "extension": _ziosim.__file__,
+        "data_dir": _os.path.dirname(_ziosim.catalog_dir()),
+        "data_dir_source": source,
+        "python": f"{platform.python_version()} ({sys.executable})",
+        "platform": platform.platform(),
+        **{dist: version(dist) for dist in ("numpy", "pandas", "matplotlib", "tqdm", "cloudpickle", "dask",
+                                            "distributed", "ipywidgets")},
+    }
+    width = max(map(len, info))
+    for key, value in info.items():
+        print(f"{key:<{width}}  {value}")
+    return info
 
 
 def __getattr__(name: str):
@@ -92,3 +140,8 @@ def __getattr__(name: str):
 
         return importlib.import_module(".plot", __name__)
     raise AttributeError(f"module 'ziosim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # ziosim.plot is there before its first use, too (for dir() and completion).
+    return sorted({*globals(), "plot"})

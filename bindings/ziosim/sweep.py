@@ -9,25 +9,31 @@
 The result is the same, row for row, whether the points run serially
 (``workers=1``), in local worker processes (default) or on a Dask cluster
 (``client=``): every point is a deterministic simulation and the rows are
-assembled in grid order.
+assembled in grid order. A progress bar advances as each point finishes, in
+every mode.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import itertools
 import os
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Optional
 
 import pandas as pd
 
 from . import policy as _policy
 
-__all__ = ["grid_points", "sweep"]
+__all__ = ["GRID_ATTR", "grid_points", "sweep"]
+
+#: The key of a sweep frame's ``attrs`` that lists the grid's columns: :mod:`ziosim.plot`
+#: counts them among the columns that identify a run, numeric ones included.
+GRID_ATTR = "ziosim_grid"
 
 
 def grid_points(grid: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
@@ -96,14 +102,29 @@ def _run_point(payload: bytes, params: dict[str, Any]) -> pd.DataFrame:
 # ---------------------------------------------------------------------------- driver side
 
 
-def _progress(total: int, progress: Optional[bool], desc: str):
-    disable = not sys.stderr.isatty() if progress is None else not progress
-    if disable:
-        # tqdm.auto would warn in a Jupyter kernel without ipywidgets even for a disabled bar.
-        from tqdm import tqdm
+def _in_jupyter_kernel() -> bool:
+    """Whether this process is a Jupyter kernel: IPython is running with a kernel attached."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    return getattr(shell, "kernel", None) is not None
+
+
+def _bar_class(widget: bool) -> type:
+    """tqdm's notebook widget when asked for and ipywidgets is there, else the text bar
+    (which a notebook shows too). Not tqdm.auto: it warns in a kernel without ipywidgets."""
+    if widget and importlib.util.find_spec("ipywidgets") is not None:
+        from tqdm.notebook import tqdm
     else:
-        from tqdm.auto import tqdm
-    return tqdm(total=total, disable=disable, desc=desc, unit="run", file=sys.stderr)
+        from tqdm.std import tqdm
+    return tqdm
+
+
+def _progress(total: int, progress: Optional[bool], desc: str):
+    """The sweep's bar; by default shown on a terminal and in a Jupyter kernel (whose stderr is no terminal)."""
+    in_kernel = _in_jupyter_kernel()
+    show = (sys.stderr.isatty() or in_kernel) if progress is None else bool(progress)
+    tqdm = _bar_class(in_kernel and show)
+    return tqdm(total=total, disable=not show, desc=desc, unit="run", file=sys.stderr)
 
 
 def _default_workers() -> int:
@@ -142,13 +163,20 @@ def sweep(
             ``1`` runs serially in this process.
         client: a ``dask.distributed.Client``: run the points on its cluster
             instead (``workers`` is then ignored).
-        progress: show a tqdm progress bar; default: only when stderr is a terminal.
+        progress: show a tqdm progress bar, advanced as each point finishes
+            (a widget in Jupyter when ipywidgets is installed, else text); default:
+            when stderr is a terminal or in a Jupyter kernel.
         mp_context: multiprocessing context for the local processes (default: the
             platform's, ``fork`` on Linux).
 
     Returns:
         The points' rows in grid order, each led by the grid's columns: the same
-        frame, row for row, for any ``workers`` or ``client``.
+        frame, row for row, for any ``workers`` or ``client``. Its
+        ``attrs[GRID_ATTR]`` lists the grid's columns.
+
+    Raises:
+        Exception: the first exception a point raised (the first to fail, in
+            time, when points run in parallel), with a note naming the point.
 
     Python mirror policies registered in this process (:func:`ziosim.mirror_policy`)
     are registered in every worker before its first point; ``fn`` and the policies
@@ -156,7 +184,7 @@ def sweep(
     """
     points = grid_points(grid)
     if not points:
-        return pd.DataFrame(columns=list(grid))
+        return _with_grid(pd.DataFrame(columns=list(grid)), grid)
     if client is None and workers is not None and (not isinstance(workers, int) or workers < 1):
         raise ValueError(f"workers: must be a positive int or None (got {workers!r})")
 
@@ -171,7 +199,7 @@ def sweep(
                     _with_point(e, params)
                     raise
                 bar.update(1)
-        return pd.concat(results, ignore_index=True)
+        return _with_grid(pd.concat(results, ignore_index=True), grid)
 
     import cloudpickle
 
@@ -180,7 +208,12 @@ def sweep(
         _sweep_dask(client, payload, points, results, progress)
     else:
         _sweep_processes(payload, points, results, n_workers or _default_workers(), progress, mp_context)
-    return pd.concat(results, ignore_index=True)
+    return _with_grid(pd.concat(results, ignore_index=True), grid)
+
+
+def _with_grid(frame: pd.DataFrame, grid: Mapping[str, Sequence[Any]]) -> pd.DataFrame:
+    frame.attrs[GRID_ATTR] = list(grid)
+    return frame
 
 
 def _shippable_policies() -> dict[str, bytes]:
@@ -204,18 +237,14 @@ def _sweep_processes(payload: bytes, points: list[dict[str, Any]], results: list
     with ProcessPoolExecutor(max_workers=workers, mp_context=mp_context) as pool, \
             _progress(len(points), progress, f"ziosim sweep ({workers} processes)") as bar:
         futures = {pool.submit(_run_point, payload, params): i for i, params in enumerate(points)}
-        pending = set(futures)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
-            for f in done:
-                i = futures[f]
-                error = f.exception()
-                if error is not None:
-                    for other in pending:
-                        other.cancel()
-                    raise _with_point(error, points[i])
-                results[i] = f.result()
-                bar.update(1)
+        for f in as_completed(futures):
+            i = futures[f]
+            error = f.exception()
+            if error is not None:
+                pool.shutdown(wait=False, cancel_futures=True)  # the points not started yet
+                raise _with_point(error, points[i])
+            results[i] = f.result()
+            bar.update(1)
 
 
 def _sweep_dask(client: Any, payload: bytes, points: list[dict[str, Any]], results: list,

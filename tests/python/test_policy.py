@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import ziosim
@@ -68,7 +71,7 @@ def test_policy_exception_becomes_runtime_error():
     (True, "returned True, not a child index"),
 ])
 def test_bad_index_becomes_runtime_error(result, fragment):
-    ziosim.register_mirror_policy("test_bad", lambda children, io: result)
+    ziosim.register_mirror_policy("test_bad", lambda children, io: result, replace=True)
     with pytest.raises(RuntimeError, match=fragment):
         ziosim.block_read(MIRROR, count=10, tunables={"mirror_policy": "test_bad"})
 
@@ -94,6 +97,92 @@ def test_listed_in_mirror_policies():
     p = ziosim.mirror_policies().set_index("name")
     assert bool(p.loc["test_always_d1", "python"]) and p.loc["test_always_d1", "doc"] == "Every read to child 1."
     assert not bool(p.loc["load_locality", "python"])
+
+
+# ---- names: taken names need replace=True; unknown ones get a did-you-mean ----
+
+
+def _reads_on(policy: str) -> list[int]:
+    df = ziosim.block_read(MIRROR, pattern="rand", depth=2, count=50, per_disk=True,
+                           tunables={"mirror_policy": policy})
+    return list(df["mirror_chosen"])
+
+
+def test_a_python_policy_name_is_taken_until_replace():
+    ziosim.register_mirror_policy("test_taken", lambda children, io: 0, "first")
+    with pytest.raises(ValueError, match=r"already registered as 'test_taken'; pass replace=True"):
+        ziosim.register_mirror_policy("test_taken", lambda children, io: 1)
+    with pytest.raises(ValueError, match="pass replace=True"):
+        ziosim.mirror_policy("test_taken")(lambda children, io: 1)
+    assert _reads_on("test_taken") == [50, 0]  # the refused ones changed nothing
+    assert ziosim.registered_policies()["test_taken"][1] == "first"
+
+    @ziosim.mirror_policy("test_taken", "second", replace=True)
+    def to_d1(children, io):
+        return 1
+
+    assert _reads_on("test_taken") == [0, 50]
+    assert ziosim.registered_policies()["test_taken"] == (to_d1, "second")
+    p = ziosim.mirror_policies().set_index("name")
+    assert p.loc["test_taken", "doc"] == "second" and list(p.index).count("test_taken") == 1
+
+
+def test_a_builtin_name_is_taken():
+    before = ziosim.mirror_policies()
+    for name in ("rotor", "load_locality", "least_pending"):
+        with pytest.raises(ValueError, match=f"'{name}' is a built-in mirror policy; pass replace=True"):
+            ziosim.register_mirror_policy(name, lambda children, io: 0)
+    pd.testing.assert_frame_equal(ziosim.mirror_policies(), before)
+
+
+def test_replace_a_builtin_here_and_in_spawned_sweep_workers(tmp_path):
+    """replace=True on a built-in's name: the Python policy serves it, in this process and in the
+    sweep's workers. In a child interpreter, not to change the built-in for the other tests."""
+    script = tmp_path / "replace_rotor.py"
+    script.write_text(textwrap.dedent(f"""
+        import multiprocessing
+        import ziosim
+
+        def run(policy):
+            df = ziosim.block_read({MIRROR!r}, pattern="rand", depth=2, count=50, per_disk=True,
+                                   tunables={{"mirror_policy": policy}})
+            return df[["disk", "mirror_chosen"]]
+
+        if __name__ == "__main__":
+            @ziosim.mirror_policy("rotor", "every read to d1", replace=True)
+            def rotor(children, io):
+                return 1
+
+            assert list(run("rotor")["mirror_chosen"]) == [0, 50]
+            listed = ziosim.mirror_policies().set_index("name").loc["rotor"]
+            assert bool(listed["python"]) and listed["doc"] == "every read to d1"
+            swept = ziosim.sweep(run, {{"policy": ["rotor", "load_locality"]}}, workers=2, progress=False,
+                                 mp_context=multiprocessing.get_context("spawn"))
+            assert list(swept[swept["policy"] == "rotor"]["mirror_chosen"]) == [0, 50], swept
+            print("ok")
+    """))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("typo, suggestion", [
+    ("rotr", "'rotor'"),
+    ("load-locality", "'load_locality'"),
+    ("least_pendng", "'least_pending'"),
+    ("test_alway_d1", "'test_always_d1'"),  # Python policies are names too
+])
+def test_unknown_policy_name_gets_a_did_you_mean(typo, suggestion):
+    with pytest.raises(ValueError, match=f"unknown mirror policy '{typo}'; did you mean {suggestion}") as info:
+        ziosim.check_mirror_policy(typo)
+    assert "known: least_pending, load_locality" in str(info.value)
+
+
+def test_check_mirror_policy_passes_known_names():
+    assert ziosim.check_mirror_policy("rotor") == "rotor"
+    assert ziosim.check_mirror_policy("test_always_d1") == "test_always_d1"
+    with pytest.raises(ValueError) as info:
+        ziosim.check_mirror_policy("xyzzy")
+    assert "did you mean" not in str(info.value) and "(known: " in str(info.value)
 
 
 # ---- C plug-ins (sim/zfs/vdev/mirror_policy/plugin/ziosim_mirror_plugin.h) ----
