@@ -205,7 +205,7 @@ std::string OptionsOf(const std::string& workload) {
   for (const OptionInfo& o : front.options()) {
     out["options"].push_back({{"name", o.name}, {"kind", std::string(OptionKindName(o.kind))}, {"unit", o.unit},
                               {"doc", o.doc}, {"default", o.fallback}, {"required", o.required},
-                              {"section", o.section}, {"key", o.key}, {"flag", o.Label(OptionFront::kCli)},
+                              {"section", o.section}, {"key", o.key}, {"flags", o.flags.empty() ? std::vector<std::string>{o.Label(OptionFront::kCli)} : o.flags},
                               {"dataset_property", o.dataset_property}});
   }
   return out.dump();

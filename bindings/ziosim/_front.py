@@ -87,6 +87,15 @@ def _doc(workload: str, summary: str, returns: str, extra: Sequence[tuple[str, s
     return "\n".join(lines + ["", "Returns:", *("    " + line for line in returns.strip().splitlines())])
 
 
+def _suggest(workload: str, name: str) -> str:
+    """ "; did you mean x?" for an unknown keyword: a close name, or the option a command-line
+    alias spells so (``blocksize`` for ``bs``, from ``--blocksize``)."""
+    by_alias = {f.lstrip("-").replace("-", "_"): o["name"] for o in options(workload) for f in o["flags"]}
+    close = [by_alias[name]] if name in by_alias else difflib.get_close_matches(
+        name, [o["name"] for o in options(workload)], n=1)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
 def run(workload: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
     """Runs ``workload`` with ``arguments`` (option name -> Python value) and returns its JSON result."""
     table = {o["name"]: o for o in options(workload)}
@@ -114,9 +123,7 @@ def function(workload: str, shape: Callable[..., pd.DataFrame], summary: str, re
     def call(*args: Any, **kwargs: Any) -> pd.DataFrame:
         unknown = [k for k in kwargs if k not in signature.parameters]
         if unknown:
-            close = difflib.get_close_matches(unknown[0], list(signature.parameters), n=1)
-            hint = f"; did you mean {close[0]}?" if close else ""
-            raise TypeError(f"{unknown[0]}: {workload}() has no such argument{hint}")
+            raise TypeError(f"{unknown[0]}: {call.__name__}() has no such argument{_suggest(workload, unknown[0])}")
         bound = signature.bind(*args, **kwargs)
         given = {k: v for k, v in bound.arguments.items() if k not in shaping}
         result = run(workload, given)
@@ -153,7 +160,15 @@ def frame(rows: Sequence[Mapping[str, Any]], identity: Mapping[str, Any], worklo
     identification and the units of the columns in ``attrs``."""
     # A list in the identification (faulted disks) is one value of it: "d0,d1".
     identity = {k: ",".join(map(str, v)) if isinstance(v, list) else v for k, v in identity.items()}
+    clash = set(identity) & set(rows[0]) if rows else set()
+    if clash:  # a schema bug: the frame would lose one of the two
+        raise RuntimeError(f"internal error: {workload}: {sorted(clash)} both identify the run and are a result")
     df = pd.DataFrame([{**identity, **r} for r in rows])
+    for column in df.columns:  # a figure the run did not measure (null) is NaN, not None
+        values = df[column].dropna()
+        if df[column].dtype == object and len(values) < len(df) and values.map(_is_number).all() and (
+                len(values) or unit(column)):
+            df[column] = df[column].astype(float)
     for column in CATEGORICAL:
         if column in df.columns and df[column].notna().any():
             df[column] = df[column].astype("category")
@@ -161,6 +176,10 @@ def frame(rows: Sequence[Mapping[str, Any]], identity: Mapping[str, Any], worklo
     df.attrs["run"] = dict(identity)
     df.attrs["units"] = {c: u for c in df.columns if (u := unit(c))}
     return df
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 _SUFFIX_UNITS = (("_mb_s", "MB/s (10^6 B/s)"), ("_ops_s", "ops/s"), ("_pct", "%"), ("_bytes", "bytes"),

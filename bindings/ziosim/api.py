@@ -248,7 +248,7 @@ readers = _front.function(
 Every row is led by the run's identification (``df.attrs["run"]`` holds it too): ``pool``
 (normalised spec), ``profile``, ``mirror_policy`` (effective), ``layout``, ``primarycache``,
 ``bs_bytes``, ``file_size_bytes``, ``recordsize_bytes``, ``compression``, ``compressratio``,
-``sparse``, ``same_file``, ``random``, ``read_offset_bytes``, ``read_bytes``, ``arc_max_bytes``
+``sparse``, ``same_file``, ``random``, ``read_offset_bytes``, ``read_length_bytes``, ``arc_max_bytes``
 (effective ``zfs_arc_max``), ``l2arc``, ``warm``, ``seed``, then ``readers``.
 
 Default: one row per reader count with the run's figures as ``ziosim readers --json`` prints

@@ -199,7 +199,7 @@ def sweep(
                     _with_point(e, params)
                     raise
                 bar.update(1)
-        return _with_grid(pd.concat(results, ignore_index=True), grid)
+        return _with_grid(_concat(results), grid)
 
     import cloudpickle
 
@@ -208,7 +208,17 @@ def sweep(
         _sweep_dask(client, payload, points, results, progress)
     else:
         _sweep_processes(payload, points, results, n_workers or _default_workers(), progress, mp_context)
-    return _with_grid(pd.concat(results, ignore_index=True), grid)
+    return _with_grid(_concat(results), grid)
+
+
+def _concat(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """The points' frames as one; a column categorical in every point stays categorical (with
+    the union of their categories), which pd.concat alone would turn into plain values."""
+    frame = pd.concat(frames, ignore_index=True)
+    for column in frame.columns:
+        if all(column in f.columns and isinstance(f[column].dtype, pd.CategoricalDtype) for f in frames):
+            frame[column] = frame[column].astype("category")
+    return frame
 
 
 def _with_grid(frame: pd.DataFrame, grid: Mapping[str, Sequence[Any]]) -> pd.DataFrame:

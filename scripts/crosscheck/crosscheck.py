@@ -289,7 +289,7 @@ def run_ziosim(scn, era, n, workdir):
            "--pool", ziosim_pool(scn), "--readers", str(n), "--profile", era,
            "--ashift", str(scn["ashift"]), "--recordsize", str(scn["recordsize"]), "--file-size",
            str(scn["file_size"]), "--bs", str(bs), "--primarycache", scn["primarycache"],
-           "--read-offset", str(first), "--read-bytes", str(length), "--arc-max", str(scn["arc_max"]),
+           "--read-offset", str(first), "--read-length", str(length), "--arc-max", str(scn["arc_max"]),
            "--io-log", str(log), "--json"]
     if scn["read"] == "holes":
         cmd.append("--sparse")

@@ -45,7 +45,11 @@ FioTarget Target(const Cli& c) {
   p.profile = c.profile;
   p.settings = ParseSettings(c.set);
   p.recordsize = ParsePositiveSize(c.recordsize, "--recordsize");
-  SetReadPathOptions(c, &p);
+  p.compression = c.compression;
+  p.layout = c.layout;
+  p.primarycache = c.primarycache;
+  p.arc_max = ParseSize(c.arc_max, "--arc-max");  // 0: the tunable zfs_arc_max
+  p.l2arc = c.l2arc;
   p.seed = c.seed;
   return t;
 }

@@ -96,13 +96,13 @@ void CheckOptions(const ReadersOptions& o) {
     throw InputError("--read-offset: " + std::to_string(o.read_offset) + " is not inside the file (--file-size " +
                      std::to_string(o.file_size) + ")");
   }
-  if (o.read_bytes < 0 || o.read_bytes > o.file_size - o.read_offset) {
-    throw InputError("--read-bytes: " + std::to_string(o.read_bytes) + " reaches past the end of the file");
+  if (o.read_length < 0 || o.read_length > o.file_size - o.read_offset) {
+    throw InputError("--read-length: " + std::to_string(o.read_length) + " reaches past the end of the file");
   }
 }
 
 ReadRange RangeOf(const ReadersOptions& o) {
-  return {o.read_offset, o.read_bytes > 0 ? o.read_bytes : o.file_size - o.read_offset};
+  return {o.read_offset, o.read_length > 0 ? o.read_length : o.file_size - o.read_offset};
 }
 
 Tunables RunTunables(const ReadersOptions& o) {

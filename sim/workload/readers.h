@@ -30,8 +30,8 @@ struct ReadersOptions {
   bool sparse = false;                  // files are truncated, never written: all holes
   bool same_file = false;               // every reader reads file 0
   bool random = false;                  // read() at random bs-aligned offsets instead of in order
-  int64_t read_offset = 0;              // each reader reads [read_offset, read_offset + read_bytes)
-  int64_t read_bytes = 0;               // of its file; 0: to the end of the file
+  int64_t read_offset = 0;              // each reader reads [read_offset, read_offset + read_length)
+  int64_t read_length = 0;              // of its file; 0: to the end of the file
   std::string io_log_path;              // per leaf-I/O CSV of the last run (io_log.h), if set
   std::string layout = "sequential";    // allocation preset (see allocator.h)
   std::string primarycache = "all";     // all | metadata | none

@@ -8,12 +8,19 @@ import pandas as pd
 import pytest
 
 import ziosim
-from ziosim.api import DISK_COLUMNS, INTERVAL_COLUMNS
 
 from conftest import MIRROR
 
-RUN_COLUMNS = ["pool", "profile", "mirror_policy", "pattern", "priority", "blocksize_bytes", "depth"]
+#: The schema of a block-read result (sim/workload/block_read_front.cc), as the frames show it.
+RUN_COLUMNS = ["pool", "profile", "mirror_policy", "pattern", "priority", "bs_bytes", "depth", "span_bytes",
+               "faulted", "seed"]
 SUMMARY_COLUMNS = RUN_COLUMNS + ["blocks", "bytes", "elapsed_s", "throughput_mb_s", "lat_mean_ms", "lat_p99_ms"]
+#: The per-disk columns every pool workload shares (sim/zfs/pool_report.cc DisksToJson).
+DISK_COLUMNS = ["disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
+                "aggregated_zios", "gap_bytes", "split", "mean_active", "mean_queued", "mean_service_ms",
+                "mirror_chosen", "vdev_cache_hits", "vdev_cache_delegations", "vdev_cache_misses",
+                "seek_log2_cylinders"]
+INTERVAL_COLUMNS = ["interval", "t_start_s", "t_end_s", "disk", "reads", "read_bytes", "read_ops_s", "read_mb_s"]
 
 
 def test_drives():
@@ -46,19 +53,19 @@ def test_tunables_and_profiles():
 
 
 def test_block_read_summary():
-    df = ziosim.block_read(pool=MIRROR, pattern="seq", blocksize="128K", depth=4, count=1000, profile="freebsd-10",
+    df = ziosim.block_read(pool=MIRROR, pattern="seq", bs="128K", depth=4, count=1000, profile="freebsd-10",
                            tunables={"zfs_vdev_mirror_rotating_seek_inc": 5})
     assert isinstance(df, pd.DataFrame) and len(df) == 1
     assert list(df.columns) == SUMMARY_COLUMNS
     r = df.iloc[0]
     assert r["pool"] == MIRROR and r["profile"] == "freebsd-10" and r["mirror_policy"] == "load_locality"
-    assert r["blocks"] == 1000 and r["bytes"] == 1000 * 128 * 1024 and r["blocksize_bytes"] == 131072
+    assert r["blocks"] == 1000 and r["bytes"] == 1000 * 128 * 1024 and r["bs_bytes"] == 131072
     assert r["throughput_mb_s"] > 0 and r["lat_p99_ms"] >= r["lat_mean_ms"] * 0.5
 
 
 def test_sizes_accept_int_or_text():
-    a = ziosim.block_read(MIRROR, blocksize="128K", count=200)
-    b = ziosim.block_read(MIRROR, blocksize=131072, count=200)
+    a = ziosim.block_read(MIRROR, bs="128K", count=200)
+    b = ziosim.block_read(MIRROR, bs=131072, count=200)
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -73,8 +80,8 @@ def test_block_read_intervals():
     df = ziosim.block_read(MIRROR, count=500, per_disk=True, interval_ms=50)
     assert list(df.columns) == RUN_COLUMNS + INTERVAL_COLUMNS
     assert df["interval"].nunique() >= 2 and set(df["disk"]) == {"d0", "d1"}
-    with pytest.raises(ValueError, match="per_disk"):
-        ziosim.block_read(MIRROR, count=10, interval_ms=50)
+    # without per_disk, the interval report is in the result and the frame is the run's one row
+    assert len(ziosim.block_read(MIRROR, count=10, interval_ms=50)) == 1
 
 
 def test_block_read_io_log(tmp_path):
@@ -157,19 +164,22 @@ def test_unknown_drive_is_value_error():
 
 
 def test_same_message_as_cli(ziosim_cli):
-    """The Python message is the C++ one, as the CLI prints it after "ziosim: "."""
-    for args, call in [
-        (["block-read", "--pool", "mirror 2xnope"], lambda: ziosim.block_read("mirror 2xnope")),
-        (["disk-bench", "--drive", "nope"], lambda: ziosim.disk_bench("nope")),
+    """The Python message is the C++ one the CLI prints after "ziosim: ", naming the argument as
+    Python spells it where the CLI names its flag."""
+    for args, call, python, flag in [
+        (["block-read", "--pool", "mirror 2xnope"], lambda: ziosim.block_read("mirror 2xnope"), "", ""),
+        (["disk-bench", "--drive", "nope"], lambda: ziosim.disk_bench("nope"), "", ""),
         (["block-read", "--pool", MIRROR, "--set", "nope=1"],
-         lambda: ziosim.block_read(MIRROR, tunables={"nope": 1})),
-        (["block-read", "--pool", MIRROR, "--count", "0"], lambda: ziosim.block_read(MIRROR, count=0)),
+         lambda: ziosim.block_read(MIRROR, tunables={"nope": 1}), "tunables", "--set"),
+        (["block-read", "--pool", MIRROR, "--count", "0"], lambda: ziosim.block_read(MIRROR, count=0),
+         "count", "--count"),
     ]:
         cli = subprocess.run([ziosim_cli, *args], capture_output=True, text=True)
         assert cli.returncode == 2, cli.stderr
         with pytest.raises(ValueError) as info:
             call()
-        assert cli.stderr.strip() == f"ziosim: {info.value}"
+        assert str(info.value).startswith(python)
+        assert cli.stderr.strip() == f"ziosim: {flag}{str(info.value)[len(python):]}"
 
 
 def test_other_user_errors():
@@ -177,8 +187,8 @@ def test_other_user_errors():
         ziosim.block_read(MIRROR, tunables={"no_such_tunable": 1})
     with pytest.raises(ValueError, match="unknown mirror policy 'nope'"):
         ziosim.block_read(MIRROR, tunables={"mirror_policy": "nope"})
-    with pytest.raises(ValueError, match="blocksize"):
-        ziosim.block_read(MIRROR, blocksize="12Q")
+    with pytest.raises(ValueError, match="^bs: "):
+        ziosim.block_read(MIRROR, bs="12Q")
     with pytest.raises(ValueError, match="too many faulted"):
         ziosim.block_read(MIRROR, faulted=["d0", "d1"])
     # A psize that is not a whole number of sectors is padded to one, as zio_vdev_io_start does.
@@ -187,8 +197,12 @@ def test_other_user_errors():
         ziosim.raidz_map(3, 3, 12, 4096)
     with pytest.raises(ValueError, match="unknown profile|profile"):
         ziosim.block_read(MIRROR, profile="solaris-1")
-    with pytest.raises(TypeError):
-        ziosim.block_read(MIRROR, blocksize=4096.0)
+    with pytest.raises(ValueError, match="bs: 4096.5 is not a whole number of bytes"):
+        ziosim.block_read(MIRROR, bs=4096.5)
+    with pytest.raises(TypeError, match="bs: expected a size"):
+        ziosim.block_read(MIRROR, bs=True)
+    with pytest.raises(TypeError, match="blocksize: block_read\\(\\) has no such argument; did you mean bs"):
+        ziosim.block_read(MIRROR, blocksize=4096)
 
 
 def test_cli_installed(ziosim_cli):
@@ -196,13 +210,8 @@ def test_cli_installed(ziosim_cli):
     assert "wd-re4-1tb" in out
 
 
-def test_pool_frame_takes_several_runs():
-    """The shape a multi-run pool workload (readers: one run per reader count) gets."""
-    from ziosim.api import _pool_frame
-
-    raw = ziosim._ziosim.block_read(MIRROR, 12, "openzfs-2.2", [], "seq", "sync", 131072, 1, 50, 0, 1, 0, [], "")
-    runs = [{**raw, "key": {"readers": n}} for n in (1, 2)]
-    summary = _pool_frame(runs, {"pool": MIRROR}, per_disk=False, interval=False)
-    assert list(summary["readers"]) == [1, 2] and list(summary.columns[:2]) == ["pool", "readers"]
-    disks = _pool_frame(runs, {"pool": MIRROR}, per_disk=True, interval=False)
-    assert list(disks.columns) == ["pool", "readers"] + DISK_COLUMNS and len(disks) == 4
+def test_frames_carry_units_and_the_run():
+    df = ziosim.block_read(MIRROR, count=50)
+    assert df.attrs["workload"] == "block-read" and df.attrs["run"]["bs_bytes"] == 128 << 10
+    assert df.attrs["units"]["throughput_mb_s"].startswith("MB/s") and df.attrs["units"]["lat_p99_ms"] == "ms"
+    assert df["pool"].dtype == "category" and df["mirror_policy"].dtype == "category"

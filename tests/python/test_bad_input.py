@@ -61,15 +61,15 @@ CASES = [
     ("empty file", lambda t: ziosim.drive_values(drive_file(t, "")), "{path}:1: name: missing"),
     ("binary garbage", lambda t: ziosim.drive_values(drive_file(t, b"\x7fELF\x02\x01\x01\x00\x00\x00")),
      "{path}:1: Error while parsing root table: expected keys, tables, whitespace or comments, saw '\\u007F'"),
-    # Tunables are named as the CLI's --set names them, whichever interface set them.
+    # Tunables are named by the argument that set them: tunables= here, --set on the command line.
     ("unknown tunable", lambda t: ziosim.readers(ONE_DISK, readers=1, tunables={"zfs_nosuch": 1}),
-     "--set: zfs_nosuch: unknown tunable (`ziosim tunables` lists them all)"),
+     "tunables: zfs_nosuch: unknown tunable (`ziosim tunables` lists them all)"),
     ("unknown profile", lambda t: ziosim.readers(ONE_DISK, readers=1, profile="no-such-era"),
      'unknown profile "no-such-era"; known profiles: {profiles} (or a path to a .toml profile file)'),
     ("unknown policy", lambda t: ziosim.readers(MIRROR, readers=1, tunables={"mirror_policy": "nosuch"}),
      "unknown mirror policy 'nosuch' (known: {policies})"),
     ("bad tunable value", lambda t: ziosim.readers(ONE_DISK, readers=1, tunables={"zfs_arc_max": "12q"}),
-     '--set: zfs_arc_max: "12q" is not a size: expected a number and an optional unit: K, M, G, T or KiB ... TiB (2^10 steps), KB ... TB (10^3 steps)'),
+     'tunables: zfs_arc_max: "12q" is not a size: expected a number and an optional unit: K, M, G, T or KiB ... TiB (2^10 steps), KB ... TB (10^3 steps)'),
     ("missing file", lambda t: ziosim.drive_values(str(t / "absent.toml")), "{dir}/absent.toml: cannot open drive file"),
 ]
 

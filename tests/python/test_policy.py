@@ -203,7 +203,7 @@ def test_c_plugin_chooses_as_the_builtin_and_travels_to_sweep_workers():
     grid = {"tunables": [{"mirror_policy": p} for p in ("load_locality", name)]}
     swept = ziosim.sweep(lambda **k: ziosim.readers("mirror 2xwd-re4-1tb", **kw, **k), grid, workers=2,
                          progress=False)
-    by_policy = {p: list(f["throughput_mb_s"]) for p, f in swept.groupby("policy", observed=True)}
+    by_policy = {p: list(f["throughput_mb_s"]) for p, f in swept.groupby("mirror_policy", observed=True)}
     assert by_policy[name] == by_policy["load_locality"]
 
 

@@ -16,9 +16,20 @@ from matplotlib.figure import Figure
 
 import ziosim
 import ziosim.plot
-from ziosim.api import DISK_COLUMNS, READERS_COLUMNS, READERS_RUN_COLUMNS
 
 from conftest import MIRROR
+from test_api import DISK_COLUMNS
+
+#: The schema of a readers result (sim/workload/readers_front.cc), as the frames show it.
+READERS_RUN_COLUMNS = ["pool", "profile", "mirror_policy", "layout", "primarycache", "bs_bytes", "file_size_bytes",
+                       "recordsize_bytes", "compression", "compressratio", "sparse", "same_file", "random",
+                       "read_offset_bytes", "read_length_bytes", "arc_max_bytes", "l2arc", "warm", "seed", "readers"]
+READERS_COLUMNS = ["throughput_mb_s", "per_reader_min_mb_s", "per_reader_mean_mb_s", "per_reader_max_mb_s",
+                   "app_bytes_read", "disk_bytes_read", "amplification", "cpu_busy_pct", "elapsed_s", "arc_hits",
+                   "arc_misses", "arc_prefetch_hits", "arc_l2_hits", "arc_l2_misses", "arc_evictions",
+                   "arc_dropped_on_release", "arc_decompressions", "arc_size_bytes", "arc_l2_size_bytes",
+                   "dmu_calls", "dmu_demand_blocks", "dmu_demand_misses", "dmu_prefetch_reads", "dmu_indirect_reads",
+                   "dmu_hole_blocks", "dmu_waited_on_inflight", "dmu_promoted", "dmu_l2_reads", "dmu_l2_read_bytes"]
 
 # Ship this module's functions by value to sweep workers, as for a notebook's.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -32,12 +43,14 @@ def test_columns_one_row_per_reader_count():
     assert list(df.columns) == READERS_RUN_COLUMNS + READERS_COLUMNS
     assert list(df["readers"]) == [1, 2, 5]
     first = df.iloc[0]
-    assert first["pool"] == MIRROR and first["profile"] == "freebsd-10" and first["policy"] == "load_locality"
+    assert first["pool"] == MIRROR and first["profile"] == "freebsd-10" and first["mirror_policy"] == "load_locality"
     assert first["bs_bytes"] == 1 << 20 and first["file_size_bytes"] == 64 << 20
     assert first["recordsize_bytes"] == 128 << 10 and first["arc_max_bytes"] == 4 << 30
     assert first["layout"] == "sequential" and first["primarycache"] == "all" and first["l2arc"] is None
     assert list(df["app_bytes_read"]) == [n * (64 << 20) for n in (1, 2, 5)]
-    assert [len(v) for v in df["per_reader_mb_s"]] == [1, 2, 5]
+    per_reader = ziosim.readers(MIRROR, readers=[1, 2, 5], profile="freebsd-10", per_reader=True, **SMALL)
+    assert list(per_reader.groupby("readers")["reader"].count()) == [1, 2, 5]
+    assert list(per_reader.groupby("readers")["throughput_mb_s"].min()) == list(df["per_reader_min_mb_s"])
     assert (df["per_reader_min_mb_s"] <= df["per_reader_mean_mb_s"]).all()
     assert (df["per_reader_mean_mb_s"] <= df["per_reader_max_mb_s"]).all()
     assert (df["throughput_mb_s"] > 0).all() and (df["elapsed_s"] > 0).all()
@@ -68,7 +81,7 @@ def test_same_as_cli_json(ziosim_cli):
     for run, (_, row) in zip(runs, df.iterrows()):
         assert row["readers"] == run["readers"]
         assert row["throughput_mb_s"] == pytest.approx(run["throughput_mb_s"], rel=1e-12)
-        assert row["per_reader_mb_s"] == pytest.approx(run["per_reader_mb_s"], rel=1e-12)
+        assert row["per_reader_mean_mb_s"] == pytest.approx(run["per_reader_mean_mb_s"], rel=1e-12)
         assert row["disk_bytes_read"] == run["disk_bytes_read"] and row["arc_hits"] == run["arc"]["hits"]
         assert row["dmu_prefetch_reads"] == run["dmu"]["prefetch_reads"]
 
@@ -82,8 +95,8 @@ def test_deterministic():
 def test_mirror_policies_differ():
     frames = {p: ziosim.readers(MIRROR, readers=[1, 2, 5, 10], profile="freebsd-10", per_disk=True,
                                 tunables={"mirror_policy": p}, **SMALL) for p in ("rotor", "load_locality")}
-    assert set(frames["rotor"]["policy"]) == {"rotor"}
-    assert set(frames["load_locality"]["policy"]) == {"load_locality"}
+    assert set(frames["rotor"]["mirror_policy"]) == {"rotor"}
+    assert set(frames["load_locality"]["mirror_policy"]) == {"load_locality"}
     # rotor: 2 MiB stripes alternate between the children whatever the load, so one reader
     # keeps both disks busy.
     one = {p: f[f["readers"] == 1].set_index("disk")["mirror_chosen"] for p, f in frames.items()}
@@ -137,7 +150,7 @@ def test_python_policy_in_readers():
         return 1
 
     df = ziosim.readers(MIRROR, readers=[2], per_disk=True, tunables={"mirror_policy": "test_readers_d1"}, **SMALL)
-    assert set(df["policy"]) == {"test_readers_d1"}
+    assert set(df["mirror_policy"]) == {"test_readers_d1"}
     chosen = df.set_index("disk")["mirror_chosen"]
     assert chosen["d0"] == 0 and chosen["d1"] > 0
 
@@ -148,42 +161,70 @@ def test_python_policy_in_readers():
 BASE = ["--pool", MIRROR, "--readers", "1", "--file-size", "1M"]
 
 
-@pytest.mark.parametrize("kwargs, fragment, cli", [
-    (dict(pool="mirror 2xnope"), 'unknown drive "nope"', ["--pool", "mirror 2xnope", "--file-size", "1M"]),
-    (dict(readers=[0]), "--readers: 0 is not between 1 and 1024", ["--pool", MIRROR, "--readers", "0"]),
-    (dict(readers=[]), "--readers: give at least one", None),
-    (dict(recordsize=1000), "--recordsize: must be a power of two", BASE + ["--recordsize", "1000"]),
-    (dict(compression=0.5), "--compression", BASE + ["--compression", "0.5"]),
-    (dict(primarycache="most"), '--primarycache: "most" is not all, metadata or none',
-     BASE + ["--primarycache", "most"]),
-    (dict(layout="zigzag"), "zigzag", BASE + ["--layout", "zigzag"]),
-    (dict(l2arc="nope"), 'unknown drive "nope"', BASE + ["--l2arc", "nope"]),
-    (dict(tunables={"nope": 1}), "unknown tunable", BASE + ["--set", "nope=1"]),
+@pytest.mark.parametrize("kwargs, fragment, cli, flag", [
+    (dict(pool="mirror 2xnope"), 'unknown drive "nope"', ["--pool", "mirror 2xnope", "--file-size", "1M"], None),
+    (dict(readers=[0]), "readers: 0 is not between 1 and 1024", ["--pool", MIRROR, "--readers", "0"], "--readers"),
+    (dict(readers=[]), "readers: give at least one", None, None),
+    (dict(recordsize=1000), "recordsize: must be a power of two", BASE + ["--recordsize", "1000"], "--recordsize"),
+    (dict(compressratio=0.5), "compressratio: must be from 1 to 100", BASE + ["--compressratio", "0.5"],
+     "--compressratio"),
+    (dict(compression="gzip-9"), 'compression: "gzip-9" is not modelled', BASE + ["-o", "compression=gzip-9"],
+     "--compression"),
+    (dict(compression="off", compressratio=2), "compressratio: must be 1 with compression off",
+     BASE + ["-o", "compression=off", "--compressratio", "2"], "--compressratio"),
+    (dict(primarycache="most"), 'primarycache: "most" is not all, metadata or none',
+     BASE + ["--primarycache", "most"], "--primarycache"),
+    (dict(layout="zigzag"), "zigzag", BASE + ["--layout", "zigzag"], None),
+    (dict(l2arc="nope"), 'unknown drive "nope"', BASE + ["--l2arc", "nope"], None),
+    (dict(tunables={"nope": 1}), "tunables: nope: unknown tunable", BASE + ["--set", "nope=1"], "--set"),
     # (the message lists the known policies: in this process, the tests' Python ones too)
-    (dict(tunables={"mirror_policy": "nope"}), "unknown mirror policy 'nope'", None),
-    (dict(profile="solaris-1"), "profile", BASE + ["--profile", "solaris-1"]),
+    (dict(tunables={"mirror_policy": "nope"}), "unknown mirror policy 'nope'", None, None),
+    (dict(profile="solaris-1"), "profile", BASE + ["--profile", "solaris-1"], None),
 ])
-def test_bad_input_is_value_error_with_cli_message(kwargs, fragment, cli, request):
-    """A user error is a ValueError with the simulator's message, the text the CLI prints."""
+def test_bad_input_names_the_argument_in_the_callers_language(kwargs, fragment, cli, flag, request):
+    """A user error is a ValueError with the simulator's message, naming the keyword argument;
+    the CLI prints the same message naming the flag."""
     kwargs = {"pool": MIRROR, "readers": [1], "file_size": "1M", **kwargs}
     with pytest.raises(ValueError, match=re.escape(fragment)) as info:
         ziosim.readers(**kwargs)
+    assert "--" not in str(info.value).split(":")[0]
     if cli is None:
         return
     run = subprocess.run([request.getfixturevalue("ziosim_cli"), "readers", *cli], capture_output=True, text=True)
     assert run.returncode == 2, run.stderr
-    assert run.stderr.strip() == f"ziosim: {info.value}"
+    python_name = str(info.value).split(":")[0]
+    expected = str(info.value) if flag is None else flag + str(info.value)[len(python_name):]
+    assert run.stderr.strip() == f"ziosim: {expected}"
 
 
-def test_bad_types():
-    with pytest.raises(TypeError):
-        ziosim.readers(MIRROR, readers="5")
-    with pytest.raises(TypeError):
-        ziosim.readers(MIRROR, bs=4096.0)
-    with pytest.raises(TypeError):
-        ziosim.readers(MIRROR, compression="2")
+def test_dataset_properties_as_zfs_create_takes_them(ziosim_cli):
+    """-o NAME=VALUE sets the same options as their flags, and a property the workload lacks is named."""
+    flags = subprocess.run([ziosim_cli, "readers", *BASE, "--recordsize", "1M", "--primarycache", "metadata",
+                            "--json"], capture_output=True, text=True, check=True)
+    props = subprocess.run([ziosim_cli, "readers", *BASE, "-o", "recordsize=1M", "-o", "primarycache=metadata",
+                            "--json"], capture_output=True, text=True, check=True)
+    assert json.loads(flags.stdout) == json.loads(props.stdout)
+    assert json.loads(props.stdout)["recordsize_bytes"] == 1 << 20
+    bad = subprocess.run([ziosim_cli, "readers", *BASE, "-o", "checksum=sha256"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "-o: checksum is not a dataset property readers takes" in bad.stderr
+
+
+def test_bad_types_and_the_size_grammar():
+    with pytest.raises(TypeError, match="readers: expected an integer or a list of integers"):
+        ziosim.readers(MIRROR, readers=5.0)
+    with pytest.raises(TypeError, match="sparse: expected true or false"):
+        ziosim.readers(MIRROR, sparse=[1])
+    with pytest.raises(TypeError, match="readrs: readers\\(\\) has no such argument; did you mean readers"):
+        ziosim.readers(MIRROR, readrs=[1])
     with pytest.raises(ValueError, match="bs"):
         ziosim.readers(MIRROR, bs="12Q")
+    # One size grammar: a float byte count, decimal and binary units, a space before the unit.
+    one = dict(readers=[1], file_size="1M", bs="64K")
+    base = ziosim.readers(MIRROR, **one)
+    assert ziosim.readers(MIRROR, **{**one, "file_size": 1048576.0}).equals(base)
+    assert ziosim.readers(MIRROR, **{**one, "file_size": "1 MiB"}).equals(base)
+    assert ziosim.readers(MIRROR, **{**one, "file_size": "1MB"})["file_size_bytes"][0] == 10**6
+    assert ziosim.readers(MIRROR, **{**one, "file_size": 1e6})["file_size_bytes"][0] == 10**6
 
 
 # ---------------------------------------------------------------------------- GIL, sweeps, plots
@@ -226,7 +267,8 @@ def test_sweep_equals_direct_calls(serial_sweep):
         direct = sweep_point(readers=[1, 2, 5, 10], tunables={"mirror_policy": p})
         part = serial_sweep[serial_sweep["tunables"] == f"mirror_policy={p}"]
         part = part.drop(columns="tunables")[direct.columns].reset_index(drop=True)
-        pd.testing.assert_frame_equal(part, direct)
+        # (the sweep's categoricals hold every point's values, a direct call's its own)
+        pd.testing.assert_frame_equal(part, direct, check_categorical=False)
 
 
 def test_sweep_processes_equal_serial(serial_sweep):
@@ -240,7 +282,7 @@ def test_throughput_plot_on_readers_frame(serial_sweep, tmp_path):
     ax = fig.axes[0]
     assert "readers" in ax.get_xlabel() and "MB/s" in ax.get_ylabel()
     assert {t.get_text() for t in ax.get_legend().get_texts()} == set(POLICIES)
-    assert ax.get_legend().get_title().get_text() == "policy"
+    assert ax.get_legend().get_title().get_text() == "mirror_policy"
     assert all(list(line.get_xdata()) == [1, 2, 5, 10] for line in ax.get_lines())
     fig.savefig(tmp_path / "readers.png")
     assert (tmp_path / "readers.png").stat().st_size > 1000

@@ -143,12 +143,12 @@ namespace {
 TEST(ReadersRangeTest, ReadsOnlyTheRange) {
   ReadersOptions o = Base();
   o.read_offset = 4 << 20;
-  o.read_bytes = 8 << 20;
+  o.read_length = 8 << 20;
   const ReadersRun r = RunReaders(o)[0];
   EXPECT_EQ(r.app_bytes_read, 8 << 20);
-  o.read_bytes = o.file_size;
+  o.read_length = o.file_size;
   EXPECT_THROW(RunReaders(o), InputError);
-  o.read_bytes = 0;
+  o.read_length = 0;
   o.read_offset = o.file_size;
   EXPECT_THROW(RunReaders(o), InputError);
 }
@@ -161,7 +161,7 @@ TEST(ReadersRangeTest, ReadsOnlyTheRange) {
 TEST(ReadersRangeTest, RunAheadPastAPartialReadDoesNotDependOnTheDevice) {
   ReadersOptions o = Base();
   o.file_size = 512 << 20;
-  o.read_bytes = 16 << 20;
+  o.read_length = 16 << 20;
   o.bs = 128 << 10;
   const auto prefetched = [&](const std::string& profile, const std::string& device) {
     o.profile = profile;
