@@ -224,52 +224,6 @@ std::string RunFront(const std::string& workload, const std::string& args_json) 
 
 // ---------------------------------------------------------------- disk-bench
 
-// An HDD queue policy argument: "fifo" or "sptf".
-QueuePolicy QueuePolicyArg(const std::string& policy) {
-  if (policy == "fifo") return QueuePolicy::kFifo;
-  if (policy == "sptf") return QueuePolicy::kSptf;
-  throw InputError("policy: \"" + policy + "\" is not fifo or sptf");
-}
-
-py::dict DiskBench(const std::string& drive, const std::string& pattern, int64_t block_bytes, int queue_depth,
-                   int jobs, double span, int64_t count, int64_t runtime_ns, uint64_t seed,
-                   const std::string& policy) {
-  DiskBenchOptions o;
-  o.pattern = PatternArg(pattern, "pattern");
-  o.block_bytes = block_bytes;
-  o.queue_depth = queue_depth;
-  o.jobs = jobs;
-  o.span = span;
-  o.count = count;
-  o.runtime_ns = runtime_ns;
-  o.seed = seed;
-  o.policy = QueuePolicyArg(policy);
-  DiskBenchResult r;
-  {
-    py::gil_scoped_release release;
-    const DriveSpec spec = ResolveDrive(drive);
-    r = RunDiskBench(spec, o);
-  }
-  py::dict d;
-  d["drive"] = r.drive;
-  d["pattern"] = std::string(PatternName(r.pattern));
-  d["bs_bytes"] = r.block_bytes;
-  d["qd"] = r.queue_depth;
-  d["jobs"] = r.jobs;
-  d["ios"] = r.ios;
-  d["bytes"] = r.bytes;
-  d["elapsed_s"] = NsToSec(r.elapsed_ns);
-  d["mb_s"] = r.mb_s;
-  d["iops"] = r.iops;
-  d["lat_mean_us"] = r.lat_mean_us;
-  d["lat_p50_us"] = r.lat_p50_us;
-  d["lat_p99_us"] = r.lat_p99_us;
-  d["lat_p999_us"] = r.lat_p999_us;
-  d["busy_pct"] = r.busy_pct;
-  d["note"] = r.note;
-  return d;
-}
-
 // ---------------------------------------------------------------- raidz-map
 
 constexpr int kMaxRaidzBlocks = 100000;
@@ -538,7 +492,7 @@ py::dict Replay(const std::string& trace_path, const std::string& target, const 
       std::unique_ptr<TraceReader> trace = OpenTrace(trace_path, trace_format, reader_options);
       const DriveSpec drive = ResolveDrive(target);
       Simulation sim;
-      std::unique_ptr<Device> dev = MakeDevice(&sim, drive.name, drive, QueuePolicyArg(policy));
+      std::unique_ptr<Device> dev = MakeDevice(&sim, drive.name, drive, ParseQueuePolicy(policy));
       const ReplayResult r = ReplayTrace(*trace, *dev, sim, o, on_request);
       summary = ReplaySummaryJson({trace_path, trace->format(), trace->stats(), drive.name, "drive", o, r}).dump();
     }
@@ -602,9 +556,6 @@ PYBIND11_MODULE(_ziosim, m) {
   m.def("profiles", &Profiles);
   m.def("resolve_tunables", &ResolveTunables, py::arg("profile"), py::arg("settings"));
   m.def("default_profile", [] { return std::string(kDefaultProfile); });
-  m.def("disk_bench", &DiskBench, py::arg("drive"), py::arg("pattern"), py::arg("block_bytes"),
-        py::arg("queue_depth"), py::arg("jobs"), py::arg("span"), py::arg("count"), py::arg("runtime_ns"),
-        py::arg("seed"), py::arg("policy"));
   m.def("workloads", &WorkloadNames);
   m.def("options", &OptionsOf, py::arg("workload"));
   m.def("run", &RunFront, py::arg("workload"), py::arg("args_json"));

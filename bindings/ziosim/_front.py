@@ -182,10 +182,16 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-_SUFFIX_UNITS = (("_mb_s", "MB/s (10^6 B/s)"), ("_ops_s", "ops/s"), ("_pct", "%"), ("_bytes", "bytes"),
+_SUFFIX_UNITS = (("_mb_s", "MB/s, MB = 10^6 B"), ("_ops_s", "ops/s"), ("_pct", "%"), ("_bytes", "bytes"),
                  ("_ms", "ms"), ("_us", "µs"), ("_ns", "ns"), ("_s", "s"))
+
+
+def unit_suffix(column: str) -> tuple[str, str]:
+    """The unit suffix a column's name ends with and its unit (``read_mb_s`` -> ("_mb_s", "MB/s ...")),
+    or ("", "")."""
+    return next(((suffix, u) for suffix, u in _SUFFIX_UNITS if column.endswith(suffix)), ("", ""))
 
 
 def unit(column: str) -> str:
     """The unit a column's name carries (``read_mb_s`` -> MB/s), or ""."""
-    return next((u for suffix, u in _SUFFIX_UNITS if column.endswith(suffix)), "")
+    return unit_suffix(column)[1]

@@ -122,62 +122,26 @@ def mirror_policies() -> pd.DataFrame:
 # ---------------------------------------------------------------------------- disk-bench
 
 
-def disk_bench(
-    drive: str,
-    *,
-    pattern: str = "seq",
-    bs: Size = "4K",
-    qd: int = 1,
-    jobs: int = 1,
-    span: float = 1.0,
-    runtime_s: Optional[float] = None,
-    count: Optional[int] = None,
-    seed: int = 1,
-    policy: str = "sptf",
-) -> pd.DataFrame:
-    """A fio-like microbenchmark of one simulated drive (``ziosim disk-bench``).
+def _one_run_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    """A result of one run as one row: its identification, then its figures."""
+    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
+    return _front.frame([_front.flatten(result["runs"][0], skip=("disks", "intervals"))], identity, result["workload"])
 
-    Args:
-        drive: catalog name, ``.toml`` drive file, or ``"disksim:PATH.parv"``.
-        pattern: ``"seq"`` or ``"rand"``.
-        bs: block size (int bytes or ``"4K"``).
-        qd: reads each job keeps outstanding (clamped to the device's queue depth).
-        jobs: independent streams.
-        span: fraction of the drive addressed, from its start (outer edge).
-        runtime_s: simulated seconds to run (default 10); exclusive with ``count``.
-        count: stop after this many I/Os instead.
-        seed: random seed (same seed, same result).
-        policy: HDD queue policy, ``"sptf"`` (NCQ reordering) or ``"fifo"``.
 
-    Returns:
-        One row: ``drive``, ``pattern``, ``bs_bytes``, ``qd``, ``jobs``, ``span``,
-        ``ios``, ``bytes``, ``elapsed_s``, ``mb_s``, ``iops``, ``lat_mean_us``,
-        ``lat_p50_us``, ``lat_p99_us``, ``lat_p999_us``, ``busy_pct``, ``note``
-        (why qd/jobs were clamped; empty if not).
-    """
-    if runtime_s is not None and count is not None:
-        raise ValueError("runtime_s and count are exclusive: give one")
-    runtime_ns = 10 * 10**9
-    n = 0
-    if count is not None:
-        n = _convert.integer(count, "count")
-        if n <= 0:
-            raise ValueError(f"count: must be positive (got {n})")
-    elif runtime_s is not None:
-        seconds = float(runtime_s)
-        if not (seconds > 0) or not math.isfinite(seconds) or seconds > 1e9:
-            raise ValueError(f"runtime_s: {runtime_s} is not a positive number of seconds")
-        runtime_ns = round(seconds * 1e9)
-    r = _ziosim.disk_bench(
-        str(drive), pattern, _convert.size(bs, "bs"), _convert.integer(qd, "qd"), _convert.integer(jobs, "jobs"),
-        float(span), n, runtime_ns, _convert.integer(seed, "seed"), policy)
-    r["span"] = float(span)
-    columns = ["drive", "pattern", "bs_bytes", "qd", "jobs", "span", "ios", "bytes", "elapsed_s", "mb_s", "iops",
-               "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us", "busy_pct", "note"]
-    return pd.DataFrame([r], columns=columns)
+disk_bench = _front.function(
+    "disk-bench", _one_run_frame,
+    summary="A fio-like microbenchmark of one simulated drive",
+    returns="""
+One row: the run's identification ``drive``, ``pattern``, ``bs_bytes``, ``qd``, ``jobs``,
+``span``, ``policy``, ``seed``; then ``effective_qd`` and ``effective_jobs`` (after clamping to
+the drive's queue depth), ``note`` (why they were clamped; empty if not), ``ios``, ``bytes``,
+``elapsed_s``, ``throughput_mb_s``, ``iops``, ``lat_mean_us``, ``lat_p50_us``, ``lat_p99_us``,
+``lat_p999_us``, ``busy_pct``.
+""")
 
 
 # ---------------------------------------------------------------------------- pool workloads
+
 
 def _sweep_frame(result: Mapping[str, Any], count: str, per_disk: bool, lists: Sequence[str]) -> pd.DataFrame:
     """A readers or writers result as a frame: one row per run (its ``count``), nested objects
@@ -194,10 +158,10 @@ def _sweep_frame(result: Mapping[str, Any], count: str, per_disk: bool, lists: S
 
 
 def _block_read_frame(result: Mapping[str, Any], per_disk: bool = False) -> pd.DataFrame:
+    if not per_disk:
+        return _one_run_frame(result)
     identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
     run = result["runs"][0]
-    if not per_disk:
-        return _front.frame([_front.flatten(run, skip=("disks", "intervals"))], identity, "block-read")
     return _front.frame(run["intervals"] or run["disks"], identity, "block-read")
 
 

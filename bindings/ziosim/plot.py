@@ -36,6 +36,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
+from . import _front
 from .sweep import GRID_ATTR
 
 __all__ = ["IO_LOG_COLUMNS", "ZiosimFigure", "disk_busy", "io_timeline", "label", "raidz_map", "read_io_log",
@@ -49,26 +50,22 @@ _LABELS = {
     "qd": "queue depth (I/Os per job)",
     "jobs": "jobs (streams)",
     "throughput_mb_s": "throughput (MB/s, MB = 10^6 B)",
-    "mb_s": "throughput (MB/s, MB = 10^6 B)",  # old column name, remove after the schema change
     "read_mb_s": "read throughput (MB/s, MB = 10^6 B)",
     "iops": "IOPS (I/Os per second)",
     "busy_pct": "busy (% of the run)",
     "lat_mean_ms": "mean latency (ms)",
     "lat_p99_ms": "p99 latency (ms)",
-    "blocksize_bytes": "block size (bytes)",
     "bs_bytes": "block size (bytes)",
 }
-_SUFFIX_UNITS = [("_mb_s", "MB/s"), ("_pct", "%"), ("_bytes", "bytes"), ("_ms", "ms"), ("_us", "µs"),
-                 ("_ns", "ns"), ("_s", "s")]
 
 # The settings that lead ziosim's frames and tell their runs apart, numeric ones included
 # (a numeric column is otherwise taken for a measurement).
 _RUN_COLUMNS = frozenset({
-    "pool", "profile", "mirror_policy", "layout", "primarycache", "bs_bytes", "blocksize_bytes",
-    "file_size_bytes", "recordsize_bytes", "compression", "sparse", "same_file", "random", "arc_max_bytes",
-    "l2arc", "warm", "readers", "writers", "fsync_at_end", "read_back", "pattern", "priority", "depth", "qd",
-    "jobs", "span", "drive", "disk", "vdev", "interval", "t_start_s", "t_end_s",
-    "policy",  # old column name, remove after the schema change
+    "pool", "profile", "mirror_policy", "layout", "primarycache", "bs_bytes", "file_size_bytes",
+    "recordsize_bytes", "compression", "compressratio", "sparse", "same_file", "random", "read_offset_bytes",
+    "read_length_bytes", "arc_max_bytes", "l2arc", "warm", "readers", "writers", "reader", "fsync_at_end",
+    "read_back", "pattern", "priority", "depth", "span_bytes", "faulted", "qd", "jobs", "span", "policy", "drive",
+    "disk", "vdev", "interval", "t_start_s", "t_end_s",
 })
 # Columns that tell repeated runs of one configuration apart: rows differing only in these
 # (or in no identifying column at all) are replicates, which aggregate= may average.
@@ -99,9 +96,9 @@ def label(column: str) -> str:
     """An axis label with its unit for a ziosim column name ("lat_p99_ms" -> "lat p99 (ms)")."""
     if column in _LABELS:
         return _LABELS[column]
-    for suffix, unit in _SUFFIX_UNITS:
-        if column.endswith(suffix):
-            return f"{column[: -len(suffix)].replace('_', ' ')} ({unit})"
+    suffix, unit = _front.unit_suffix(column)
+    if unit:
+        return f"{column[: -len(suffix)].replace('_', ' ')} ({unit})"
     return f"{column.replace('_', ' ')} (count)"
 
 
@@ -337,13 +334,9 @@ def throughput(
     """
     what = "throughput"
     x = x or _first_present(frame, ["readers", "writers"], "x")
-    y = y or _first_present(frame, ["throughput_mb_s",
-                                    "mb_s"],  # old column name, remove after the schema change
-                            "y")
+    y = y or _first_present(frame, ["throughput_mb_s"], "y")
     if hue is None:
-        hue = next((h for h in ("mirror_policy",
-                                "policy")  # old column name, remove after the schema change
-                    if h in frame.columns and h not in (col, row)), None)
+        hue = "mirror_policy" if "mirror_policy" in frame.columns and "mirror_policy" not in (col, row) else None
     _require(frame, [x, y, hue, col, row], what)
     if frame.empty:
         raise ValueError(f"{what}: the frame has no rows")

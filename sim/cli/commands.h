@@ -10,7 +10,6 @@
 namespace ziosim::cli {
 
 void AddDrivesCommand(CLI::App& app);
-void AddDiskBenchCommand(CLI::App& app);
 void AddValidateDisksimCommand(CLI::App& app);
 void AddDemoCommand(CLI::App& app);
 void AddRunCommand(CLI::App& app);

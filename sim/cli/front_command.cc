@@ -93,6 +93,7 @@ OptionArgs Args(const std::vector<OptionInfo>& options, const Given& g, const st
 
 const std::vector<FrontCommand>& FrontCommands() {
   static const std::vector<FrontCommand> commands = {
+      {&DiskBenchFront(), PrintDiskBenchText, false},
       {&BlockReadFront(), PrintBlockReadText, true},
       {&ReadersFront(), PrintReadersText, true},
       {&WritersFront(), PrintWritersText, true},

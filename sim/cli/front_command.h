@@ -34,6 +34,7 @@ void AddFrontCommand(CLI::App& app, const FrontCommand& command);
 void PrintReadersText(const Json& result);
 void PrintWritersText(const Json& result);
 void PrintBlockReadText(const Json& result);
+void PrintDiskBenchText(const Json& result);
 
 }  // namespace ziosim::cli
 

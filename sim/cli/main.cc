@@ -15,7 +15,6 @@ int main(int argc, char** argv) {
       ->each([](const std::string& path) { ziosim::LoadMirrorPolicyPlugin(path); })
       ->trigger_on_parse();
   ziosim::cli::AddDrivesCommand(app);
-  ziosim::cli::AddDiskBenchCommand(app);
   ziosim::cli::AddValidateDisksimCommand(app);
   ziosim::cli::AddDemoCommand(app);
   for (const ziosim::cli::FrontCommand& c : ziosim::cli::FrontCommands()) ziosim::cli::AddFrontCommand(app, c);

@@ -38,10 +38,4 @@ void PutNumber(std::ostream& out, double v) {
   out.write(buf, end - buf);
 }
 
-QueuePolicy ParseQueuePolicy(const std::string& text) {
-  if (text == "fifo") return QueuePolicy::kFifo;
-  if (text == "sptf") return QueuePolicy::kSptf;
-  throw InputError("--policy: \"" + text + "\" is not fifo or sptf");
-}
-
 }  // namespace ziosim::cli

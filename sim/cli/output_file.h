@@ -35,8 +35,6 @@ class AtomicFile {
 // Shortest text that reads back as the same double, so a CSV loses nothing.
 void PutNumber(std::ostream& out, double v);
 
-// "fifo" or "sptf" (the device's command queue); InputError naming --policy otherwise.
-QueuePolicy ParseQueuePolicy(const std::string& text);
 
 }  // namespace ziosim::cli
 

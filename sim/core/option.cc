@@ -1,5 +1,7 @@
 #include "sim/core/option.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -194,14 +196,32 @@ Json SizeJson(int64_t bytes) {
 
 std::string RespellOptionError(const std::vector<OptionInfo>& options, const std::string& message,
                                OptionFront front) {
+  if (front == OptionFront::kCli) return message;
+  // Every flag of the table, longest first, so that --read-length is not taken for --read.
+  std::vector<std::pair<std::string, std::string>> spellings;
   for (const OptionInfo& o : options) {
     for (const std::string& flag : o.flags.empty() ? std::vector<std::string>{Dashed(o.name)} : o.flags) {
-      if (message.starts_with(flag + ":") || message.starts_with(flag + " ")) {
-        return o.Label(front) + message.substr(flag.size());
-      }
+      if (flag.starts_with("--")) spellings.emplace_back(flag, o.Label(front));
     }
   }
-  return message;
+  std::stable_sort(spellings.begin(), spellings.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  std::string out;
+  for (size_t i = 0; i < message.size();) {
+    const auto found = std::find_if(spellings.begin(), spellings.end(), [&](const auto& sp) {
+      const size_t end = i + sp.first.size();
+      return message.compare(i, sp.first.size(), sp.first) == 0 &&
+             (end == message.size() || !(std::isalnum(static_cast<unsigned char>(message[end])) ||
+                                         message[end] == '-' || message[end] == '_'));
+    });
+    if (found != spellings.end()) {
+      out += found->second;
+      i += found->first.size();
+    } else {
+      out += message[i++];
+    }
+  }
+  return out;
 }
 
 void ThrowUnknownOption(const std::string& workload, const std::string& name, const std::vector<OptionInfo>& options,

@@ -200,9 +200,9 @@ Option<O> DatasetProperty(Option<O> option) {
   return option;
 }
 
-// `message` (an InputError's) with a leading "--flag: " of one of `options`
-// respelt for `front`: the simulator's checks name options by their first
-// command-line flag, and Python and scenario files spell them otherwise.
+// `message` (an InputError's) with every "--flag" of `options` respelt for
+// `front`: the simulator's checks name options by their command-line flags,
+// and Python and scenario files spell them otherwise.
 std::string RespellOptionError(const std::vector<OptionInfo>& options, const std::string& message,
                                OptionFront front);
 

@@ -15,11 +15,7 @@ Option<O> PatternOption() {
   return In("workload", Option<O>{{.name = "pattern", .kind = OptionKind::kText, .doc = "seq or rand",
                                    .fallback = "seq"},
                                   [](O& o, const Json& v, const std::string& label) {
-                                    const std::string t = TextValue(v, label);
-                                    if (t != "seq" && t != "rand") {
-                                      throw InputError(label + ": \"" + t + "\" is not seq or rand");
-                                    }
-                                    o.pattern = ParsePattern(t);
+                                    o.pattern = ParsePattern(TextValue(v, label));  // names --pattern
                                   }});
 }
 

@@ -157,6 +157,12 @@ BenchPattern ParsePattern(std::string_view text) {
   throw InputError("--pattern: \"" + std::string(text) + "\" is not seq or rand");
 }
 
+QueuePolicy ParseQueuePolicy(std::string_view text) {
+  if (text == "fifo") return QueuePolicy::kFifo;
+  if (text == "sptf") return QueuePolicy::kSptf;
+  throw InputError("--policy: \"" + std::string(text) + "\" is not fifo or sptf");
+}
+
 DiskBenchResult RunDiskBench(const DriveSpec& drive, const DiskBenchOptions& options) {
   CheckOptions(options);
   DiskBenchResult result;

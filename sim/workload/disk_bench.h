@@ -22,8 +22,11 @@ enum class BenchPattern { kSequential, kRandom };
 std::string_view PatternName(BenchPattern pattern);
 // Throws InputError for anything but "seq" or "rand".
 BenchPattern ParsePattern(std::string_view text);
+// "fifo" or "sptf" (the device's command queue); InputError naming --policy otherwise.
+QueuePolicy ParseQueuePolicy(std::string_view text);
 
 struct DiskBenchOptions {
+  std::string drive;    // for a front to resolve (ResolveDrive); RunDiskBench takes the resolved spec
   BenchPattern pattern = BenchPattern::kSequential;
   int64_t block_bytes = 4096;
   int queue_depth = 1;  // per job

@@ -78,6 +78,7 @@ const WorkloadFront& FindWorkloadFront(std::string_view name);
 
 // The fronts, one per file (*_front.cc).
 const WorkloadFront& BlockReadFront();
+const WorkloadFront& DiskBenchFront();
 const WorkloadFront& ReadersFront();
 const WorkloadFront& WritersFront();
 

@@ -98,12 +98,13 @@ def test_block_read_faulted():
 
 def test_disk_bench():
     df = ziosim.disk_bench("wd-re4-1tb", pattern="rand", bs="4K", qd=4, count=500)
-    assert list(df.columns) == ["drive", "pattern", "bs_bytes", "qd", "jobs", "span", "ios", "bytes", "elapsed_s",
-                                "mb_s", "iops", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
-                                "busy_pct", "note"]
+    assert list(df.columns) == ["drive", "pattern", "bs_bytes", "qd", "jobs", "span", "policy", "seed",
+                                "effective_qd", "effective_jobs", "note", "ios", "bytes", "elapsed_s",
+                                "throughput_mb_s", "iops", "lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p999_us",
+                                "busy_pct"]
     r = df.iloc[0]
     assert r["ios"] == 500 and 50 < r["iops"] < 1000 and r["bs_bytes"] == 4096
-    with pytest.raises(ValueError, match="exclusive"):
+    with pytest.raises(ValueError, match="count: exclusive with runtime_s"):
         ziosim.disk_bench("wd-re4-1tb", count=10, runtime_s=1)
 
 

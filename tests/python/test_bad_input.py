@@ -54,7 +54,7 @@ CASES = [
     ("overflowing size", lambda t: ziosim.readers(ONE_DISK, readers=1, file_size="99999999999999999999G"),
      'file_size: "99999999999999999999G" is too large (more than 2^63-1 bytes)'),
     ("NaN", lambda t: ziosim.disk_bench(ONE_DISK, span=float("nan"), count=10),
-     "--span: must be a fraction in (0, 1] (got nan)"),
+     "span: not a finite number"),
     ("NaN in a file",
      lambda t: ziosim.drive_values(drive_file(t, edited_hdd("seek_average_ms = { value = 8.5,", "seek_average_ms = { value = nan,"))),
      "{path}:" + str(line_of(GENERIC_HDD, "seek_average_ms =")) + ": hdd.seek_average_ms: not a finite number"),

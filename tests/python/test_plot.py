@@ -278,13 +278,6 @@ def test_integer_ticks_for_counts():
     assert "writers" in ax.get_xlabel() and all(float(t).is_integer() for t in ax.get_xticks())
 
 
-def test_old_column_names_still_plot():
-    # old column name, remove after the schema change
-    frame = _runs().rename(columns={"mirror_policy": "policy", "throughput_mb_s": "mb_s"})
-    fig = ziosim.plot.throughput(frame)
-    assert fig.axes[0].get_legend().get_title().get_text() == "policy" and "MB/s" in fig.axes[0].get_ylabel()
-
-
 def test_disk_busy_refuses_two_policies_and_facets_them():
     frame = _per_disk(mirror_policy=["rotor", "load_locality"])
     with pytest.raises(ValueError, match=r"several values of mirror_policy \('rotor', 'load_locality'\)"):
