@@ -378,26 +378,6 @@ py::dict MirrorPolicyTable() {
 
 // `ziosim workload`: one personality run; the CLI's --json document as text.
 // `nfs` empty: local; "on" or options: the NFS front.
-std::string Workload(const std::string& personality, const std::string& pool, int ashift, const std::string& profile,
-                     const std::vector<std::pair<std::string, std::string>>& settings, const std::string& nfs,
-                     const std::string& duration, int threads, const std::string& sync, const std::string& logbias,
-                     uint64_t seed) {
-  WorkloadOptions o;
-  o.personality = personality;
-  o.pool = pool;
-  o.ashift = ashift;
-  o.profile = profile;
-  o.settings = settings;
-  o.use_nfs = !nfs.empty();
-  o.nfs = nfs;
-  o.duration_ns = ParseDuration(duration, "duration");
-  o.threads = threads;
-  o.sync = sync;
-  o.logbias = logbias;
-  o.seed = seed;
-  return WorkloadToJson(RunWorkload(o)).dump();
-}
-
 // `ziosim fio`: a job file's text run on a drive or a pool; fio's JSON document as text.
 // `pool_options_given` names the pool options the caller set (an error on a raw drive).
 std::string Fio(const std::string& job_text, const std::string& job_name, const std::string& target,
@@ -556,6 +536,7 @@ PYBIND11_MODULE(_ziosim, m) {
   m.def("profiles", &Profiles);
   m.def("resolve_tunables", &ResolveTunables, py::arg("profile"), py::arg("settings"));
   m.def("default_profile", [] { return std::string(kDefaultProfile); });
+  m.attr("__version__") = ZIOSIM_VERSION;  // CMakeLists.txt's project version, the CLI's --version
   m.def("workloads", &WorkloadNames);
   m.def("options", &OptionsOf, py::arg("workload"));
   m.def("run", &RunFront, py::arg("workload"), py::arg("args_json"));
@@ -573,8 +554,5 @@ PYBIND11_MODULE(_ziosim, m) {
   m.def("fio", &Fio, py::arg("job_text"), py::arg("job_name"), py::arg("target"), py::arg("pool_options_given"),
         py::arg("ashift"), py::arg("profile"), py::arg("settings"), py::arg("recordsize"), py::arg("compression"),
         py::arg("layout"), py::arg("primarycache"), py::arg("arc_max"), py::arg("l2arc"), py::arg("seed"));
-  m.def("workload", &Workload, py::arg("personality"), py::arg("pool"), py::arg("ashift"), py::arg("profile"),
-        py::arg("settings"), py::arg("nfs"), py::arg("duration"), py::arg("threads"), py::arg("sync"),
-        py::arg("logbias"), py::arg("seed"));
   DefineMirrorPolicyBindings(m);
 }

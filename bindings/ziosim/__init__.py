@@ -57,7 +57,7 @@ from .policy import (
 )
 from .sweep import grid_points, sweep
 
-__version__ = "0.1.0"
+__version__ = _ziosim.__version__
 
 __all__ = [
     "MirrorChild",

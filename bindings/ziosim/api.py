@@ -360,50 +360,29 @@ def fio(
 # ---------------------------------------------------------------------------- workload
 
 
-def workload(
-    name: str,
-    pool: str,
-    *,
-    profile: Optional[str] = None,
-    tunables: Optional[Mapping[str, Any]] = None,
-    nfs: Optional[str] = None,
-    duration: str = "60s",
-    threads: Optional[int] = None,
-    sync: str = "standard",
-    logbias: str = "latency",
-    ashift: int = 12,
-    seed: int = 1,
-) -> pd.DataFrame:
-    """Runs a workload personality through a pool (``ziosim workload NAME --pool ...``).
+def _workload_frame(result: Mapping[str, Any], per_disk: bool = False) -> pd.DataFrame:
+    if not per_disk:
+        return _one_run_frame(result)
+    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
+    return _front.frame(result["runs"][0]["disks"], identity, "workload")
 
-    Args:
-        name: fileserver, webserver, workstation, database, varmail, oltp, or a personality ``.toml``.
-        pool: zpool syntax, with optional ``log ...`` and ``cache ...`` sections.
-        profile, tunables: the era profile and tunable overrides.
-        nfs: None for a local run; ``"on"`` or ``"latency=200us,bw=117M,rsize=32K,wsize=32K,async,unstable"``
-            (any subset) for the NFS front.
-        duration: simulated time (``"60s"``, ``"500ms"``); threads: None for the personality's.
-        sync, logbias: the dataset's properties.
 
-    Returns:
-        One row: ``ops_per_s``, ``read_iops``, ``write_iops``, ``read_mb_s``, ``write_mb_s``,
-        ``read_p50_ms``, ``read_p99_ms``, ``sync_writes``, ``sync_p50_ms``, ``sync_p99_ms``,
-        ``sync_p999_ms``, ``txgs``, ``txg_sync_mean_ms``, ``txg_sync_max_ms``, ``throttle_pct`` and
-        the run's identification. ``df.attrs["zil"]`` holds the intent-log counters and
-        ``df.attrs["disks"]`` the per-disk DataFrame.
-    """
-    raw = json.loads(_ziosim.workload(
-        str(name), str(pool), _convert.integer(ashift, "ashift"),
-        str(profile) if profile is not None else _ziosim.default_profile(), _convert.settings(tunables),
-        "" if nfs is None else (str(nfs) or "on"), str(duration),
-        0 if threads is None else _convert.integer(threads, "threads"), str(sync), str(logbias),
-        _convert.integer(seed, "seed")))
-    disks = raw.pop("disks")
-    zil = raw.pop("zil")
-    df = pd.DataFrame([raw])
-    df.attrs["zil"] = zil
-    df.attrs["disks"] = pd.DataFrame(disks)
-    return df
+workload = _front.function(
+    "workload", _workload_frame,
+    summary="A workload personality (fileserver, database, ...) for a fixed time through the pool, locally "
+            "or behind an NFS front",
+    shape_args=[("per_disk", False, "one row per disk instead of one for the run.")],
+    returns="""
+One row: the run's identification ``personality``, ``pool``, ``profile``, ``sync``, ``logbias``,
+``seed``; then ``nfs`` (bool), ``threads``, ``duration_s``, ``reads``, ``writes``,
+``ops_per_s``, ``read_iops``, ``write_iops``, ``read_mb_s``, ``write_mb_s``, ``read_p50_ms``,
+``read_p99_ms``, ``sync_writes``, ``sync_p50_ms``, ``sync_p99_ms``, ``sync_p999_ms``, ``txgs``,
+``txg_sync_mean_ms``, ``txg_sync_max_ms``, ``throttle_pct`` and the intent log's counters
+``zil_commits``, ``zil_batches``, ``zil_lwbs``, ``zil_lwb_bytes``, ``zil_indirect_records``,
+``zil_indirect_bytes``, ``zil_flushes``, ``zil_flush_wait_ms``.
+
+``per_disk=True``: one row per disk (the per-disk columns of :func:`block_read`).
+""")
 
 
 # ---------------------------------------------------------------------------- raidz-map

@@ -13,13 +13,13 @@ void AddDrivesCommand(CLI::App& app);
 void AddValidateDisksimCommand(CLI::App& app);
 void AddDemoCommand(CLI::App& app);
 void AddRunCommand(CLI::App& app);
+void AddOptionsCommand(CLI::App& app);
 void AddProfilesCommand(CLI::App& app);
 void AddTunablesCommand(CLI::App& app);
 void AddRaidzMapCommand(CLI::App& app);
 void AddReplayCommand(CLI::App& app);
 void AddFioCommand(CLI::App& app);
 void AddCalibrateCommand(CLI::App& app);
-void AddWorkloadCommand(CLI::App& app);
 
 }  // namespace ziosim::cli
 

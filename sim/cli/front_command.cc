@@ -97,6 +97,7 @@ const std::vector<FrontCommand>& FrontCommands() {
       {&BlockReadFront(), PrintBlockReadText, true},
       {&ReadersFront(), PrintReadersText, true},
       {&WritersFront(), PrintWritersText, true},
+      {&PersonalityFront(), PrintPersonalityText, false},
   };
   return commands;
 }

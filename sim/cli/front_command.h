@@ -35,6 +35,7 @@ void PrintReadersText(const Json& result);
 void PrintWritersText(const Json& result);
 void PrintBlockReadText(const Json& result);
 void PrintDiskBenchText(const Json& result);
+void PrintPersonalityText(const Json& result);
 
 }  // namespace ziosim::cli
 

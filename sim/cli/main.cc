@@ -8,6 +8,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"ziosim: a discrete-event simulator of ZFS read I/O"};
+  app.set_version_flag("--version", "ziosim " ZIOSIM_VERSION);
   app.require_subcommand(1);
   app.fallthrough();  // --policy-plugin may also follow the command's name
   app.add_option("--policy-plugin", "Load a mirror policy plug-in (a C shared library, see "
@@ -19,13 +20,13 @@ int main(int argc, char** argv) {
   ziosim::cli::AddDemoCommand(app);
   for (const ziosim::cli::FrontCommand& c : ziosim::cli::FrontCommands()) ziosim::cli::AddFrontCommand(app, c);
   ziosim::cli::AddRunCommand(app);
+  ziosim::cli::AddOptionsCommand(app);
   ziosim::cli::AddProfilesCommand(app);
   ziosim::cli::AddTunablesCommand(app);
   ziosim::cli::AddRaidzMapCommand(app);
   ziosim::cli::AddReplayCommand(app);
   ziosim::cli::AddFioCommand(app);
   ziosim::cli::AddCalibrateCommand(app);
-  ziosim::cli::AddWorkloadCommand(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

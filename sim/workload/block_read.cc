@@ -96,12 +96,6 @@ void CheckOptions(const BlockReadOptions& o) {
   if (o.span_bytes < 0) throw InputError("--span: must not be negative");
 }
 
-Tunables RunTunables(const BlockReadOptions& o) {
-  Tunables t = ProfileTunables(o.profile);
-  for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
-  return t;
-}
-
 }  // namespace
 
 BlockLayout::BlockLayout(const Pool& pool, int64_t block_bytes) : psize_(block_bytes) {
@@ -134,13 +128,13 @@ BlockAddress BlockLayout::Locate(int64_t index) const {
 void CheckBlockReadOptions(const BlockReadOptions& o) {
   CheckOptions(o);
   ParsePoolSpec(o.pool, o.ashift);
-  RunTunables(o);
+  RunTunables(o.profile, o.settings);
 }
 
 BlockReadResult RunBlockRead(const BlockReadOptions& o) {
   CheckOptions(o);
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
   for (const std::string& name : o.faulted) {
     auto it = std::find_if(pool.leaves().begin(), pool.leaves().end(), [&](auto* l) { return l->name() == name; });
     if (it == pool.leaves().end()) throw InputError("--fault: no disk named '" + name + "' in the pool");

@@ -85,8 +85,7 @@ Json IntervalsJson(const BlockReadResult& r) {
 
 Json Run(const O& o) {
   const BlockReadResult r = RunBlockRead(o);
-  Tunables t = ProfileTunables(o.profile);
-  for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
+  const Tunables t = RunTunables(o.profile, o.settings);
   return {{"workload", "block-read"},
           {"pool", r.pool},
           {"profile", r.profile},

@@ -105,13 +105,6 @@ ReadRange RangeOf(const ReadersOptions& o) {
   return {o.read_offset, o.read_length > 0 ? o.read_length : o.file_size - o.read_offset};
 }
 
-Tunables RunTunables(const ReadersOptions& o) {
-  Tunables t = ProfileTunables(o.profile);
-  for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
-  if (o.arc_max > 0) t.Set("zfs_arc_max", std::to_string(o.arc_max), "--arc-max");
-  return t;
-}
-
 // Reads every file once so the measured pass starts with whatever the ARC kept.
 void Warm(Dmu& dmu, Simulation& sim, int files, int64_t file_size, int64_t bs, uint64_t seed) {
   std::vector<std::unique_ptr<Reader>> warmers;
@@ -127,7 +120,7 @@ void Warm(Dmu& dmu, Simulation& sim, int files, int64_t file_size, int64_t bs, u
 // `io_log`: every leaf I/O of the measured pass, if set.
 ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>* given, IoLog* io_log) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings, o.arc_max));
   const int files = o.same_file ? 1 : n;
   std::vector<FileSpec> specs(static_cast<size_t>(files));
   for (FileSpec& s : specs) {
@@ -204,7 +197,7 @@ void CheckReadersOptions(const ReadersOptions& o) {
   ParsePrimaryCache(o.primarycache);
   ParseLayoutPreset(o.layout);
   Simulation sim;
-  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
+  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings, o.arc_max));
   if (!o.l2arc.empty()) ResolveDrive(o.l2arc);
 }
 

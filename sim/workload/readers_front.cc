@@ -87,9 +87,7 @@ Json RunJson(const ReadersRun& r) {
 // The run's identification: the options as the run used them (the pool
 // normalised, the mirror policy and ARC size the tunables resolved to).
 Json RunIdentity(const O& o) {
-  Tunables t = ProfileTunables(o.profile);
-  for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
-  if (o.arc_max > 0) t.Set("zfs_arc_max", std::to_string(o.arc_max), "--arc-max");
+  const Tunables t = RunTunables(o.profile, o.settings, o.arc_max);
   return {{"workload", "readers"},
           {"pool", FormatPoolSpec(ParsePoolSpec(o.pool, o.ashift))},
           {"profile", o.profile},

@@ -207,17 +207,17 @@ class Thread : public ReadCaller, public WriteCaller, public ZilCaller, public E
   int64_t calls_ = 0, returned_ = 0, asked_bytes_ = 0, done_bytes_ = 0;  // the books
 };
 
-Tunables RunTunables(const WorkloadOptions& o) {
-  Tunables t = ProfileTunables(o.profile);
-  for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
-  return t;
-}
-
 double Ms(int64_t ns) { return NsToMs(ns); }
 
-}  // namespace
+// The options, checked and parsed.
+struct RunSetup {
+  Personality personality;
+  SyncMode sync;
+  Logbias logbias;
+  NfsFront nfs;
+};
 
-WorkloadRun RunWorkload(const WorkloadOptions& o) {
+RunSetup Setup(const WorkloadOptions& o) {
   Personality p = LoadPersonality(o.personality);
   if (o.threads < 0 || o.threads > kMaxThreads) {
     throw InputError("--threads: " + std::to_string(o.threads) + " is not between 1 and " +
@@ -225,12 +225,27 @@ WorkloadRun RunWorkload(const WorkloadOptions& o) {
   }
   if (o.threads > 0) p.threads = o.threads;
   if (o.duration_ns <= 0) throw InputError("--duration: must be positive");
-  const SyncMode sync = ParseSyncMode(o.sync, "--sync");
-  const Logbias logbias = ParseLogbias(o.logbias, "--logbias");
-  const NfsFront nfs = o.use_nfs ? ParseNfsFront(o.nfs) : NfsFront{};
+  return {p, ParseSyncMode(o.sync, "--sync"), ParseLogbias(o.logbias, "--logbias"),
+          o.use_nfs ? ParseNfsFront(o.nfs) : NfsFront{}};
+}
+
+}  // namespace
+
+void CheckWorkloadOptions(const WorkloadOptions& o) {
+  Setup(o);
+  ParsePoolSpec(o.pool, o.ashift);
+  RunTunables(o.profile, o.settings);
+}
+
+WorkloadRun RunWorkload(const WorkloadOptions& o) {
+  const RunSetup setup = Setup(o);
+  const Personality& p = setup.personality;
+  const SyncMode sync = setup.sync;
+  const Logbias logbias = setup.logbias;
+  const NfsFront& nfs = setup.nfs;
 
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
   std::vector<FileSpec> specs(static_cast<size_t>(p.files));
   for (FileSpec& f : specs) {
     f.size_bytes = p.file_size;

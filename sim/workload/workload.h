@@ -61,6 +61,8 @@ struct WorkloadRun {
 // Throws InputError for bad options, personality, pool, profile or tunables.
 WorkloadRun RunWorkload(const WorkloadOptions& options);
 nlohmann::json WorkloadToJson(const WorkloadRun& run);
+// The checks RunWorkload makes (personality, options, pool, tunables), without simulating. Throws InputError.
+void CheckWorkloadOptions(const WorkloadOptions& options);
 
 }  // namespace ziosim
 

@@ -5,7 +5,7 @@
 namespace ziosim {
 
 const std::vector<const WorkloadFront*>& WorkloadFronts() {
-  static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(), &WritersFront()};
+  static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(), &WritersFront(), &PersonalityFront()};
   return fronts;
 }
 

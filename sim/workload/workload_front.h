@@ -81,6 +81,7 @@ const WorkloadFront& BlockReadFront();
 const WorkloadFront& DiskBenchFront();
 const WorkloadFront& ReadersFront();
 const WorkloadFront& WritersFront();
+const WorkloadFront& PersonalityFront();  // `workload`
 
 }  // namespace ziosim
 

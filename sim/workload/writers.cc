@@ -65,12 +65,6 @@ class Writer : public WriteCaller, public TxgWaiter {
   SimTime start_ns_ = 0, end_ns_ = 0;
 };
 
-Tunables RunTunables(const WritersOptions& o) {
-  Tunables t = ProfileTunables(o.profile);
-  for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
-  return t;
-}
-
 void CheckOptions(const WritersOptions& o) {
   if (o.writers.empty()) throw InputError("--writers: give at least one writer count");
   for (int n : o.writers) {
@@ -114,7 +108,7 @@ double ReadBack(const WritersOptions& o, int n, const std::vector<FileLayout>& l
 
 WritersRun RunOnce(const WritersOptions& o, int n) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
   std::vector<TxgFile> files = NewFiles(pool, o, n);
   Txg txg(&pool, &files);
   HostCpu cpu(pool.tunables());
@@ -179,7 +173,7 @@ WritersRun RunOnce(const WritersOptions& o, int n) {
 void CheckWritersOptions(const WritersOptions& o) {
   CheckOptions(o);
   Simulation sim;
-  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o));
+  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
   // The files must fit (a lower bound: data blocks only, each on top-level vdev 0's geometry).
   const int most = *std::max_element(o.writers.begin(), o.writers.end());
   const int64_t bs = o.file_size > o.recordsize ? o.recordsize : o.file_size;

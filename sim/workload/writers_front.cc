@@ -59,8 +59,7 @@ Json RunJson(const WritersRun& r) {
 
 Json Run(const O& o) {
   const std::vector<WritersRun> runs = RunWriters(o);
-  Tunables t = ProfileTunables(o.profile);
-  for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
+  const Tunables t = RunTunables(o.profile, o.settings);
   Json result = {{"workload", "writers"},
                  {"pool", FormatPoolSpec(ParsePoolSpec(o.pool, o.ashift))},
                  {"profile", o.profile},

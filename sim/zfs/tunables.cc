@@ -534,4 +534,12 @@ Tunables ProfileTunables(std::string_view name) {
   return tunables;
 }
 
+Tunables RunTunables(std::string_view profile, const std::vector<std::pair<std::string, std::string>>& settings,
+                     int64_t arc_max_bytes) {
+  Tunables t = ProfileTunables(profile);
+  for (const auto& [name, value] : settings) t.Set(name, value, "--set");
+  if (arc_max_bytes > 0) t.Set("zfs_arc_max", std::to_string(arc_max_bytes), "--arc-max");
+  return t;
+}
+
 }  // namespace ziosim

@@ -82,6 +82,10 @@ std::vector<EraProfile> EraProfiles();
 // the fallbacks with the profile's settings applied. `name` may also be a path
 // to a profile file (anything with a '/' or ending in ".toml").
 Tunables ProfileTunables(std::string_view name);
+// The tunables of a run: profile `profile`, then `settings` in order (errors
+// name --set), then the ARC size when `arc_max_bytes` > 0 (errors name --arc-max).
+Tunables RunTunables(std::string_view profile, const std::vector<std::pair<std::string, std::string>>& settings,
+                     int64_t arc_max_bytes = 0);
 // The profile a run uses when none is given.
 inline constexpr std::string_view kDefaultProfile = "openzfs-2.2";
 
