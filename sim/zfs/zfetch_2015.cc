@@ -91,7 +91,7 @@ class Zfetch2015 final : public Zfetch {
     zs.atime = now;
     zs.blkid = end;
 
-    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_);
+    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_, &sink_scratch_);
     if (!c_.after_miss) {
       sink.Data(pf_start, pf_nblks);
     } else {

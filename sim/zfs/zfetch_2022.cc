@@ -95,7 +95,7 @@ class Zfetch2022 final : public Zfetch {
 
     // dmu_zfetch_run().
     if (missed) zs.missed = true;
-    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_);
+    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_, &sink_scratch_);
     if (zs.missed || !c_.after_miss) {
       sink.Data(zs.pf_start, zs.pf_end - zs.pf_start);
       zs.pf_start = zs.pf_end;
