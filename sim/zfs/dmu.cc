@@ -20,6 +20,18 @@ int LevelOf(uint64_t key) { return static_cast<int>((key >> 46) & 3); }
 int64_t BlkidOf(uint64_t key) { return static_cast<int64_t>(key & ((uint64_t{1} << 46) - 1)); }
 ArcKey ToArcKey(uint64_t key) { return ArcKey{static_cast<uint64_t>(FileOf(key)), LevelOf(key), BlkidOf(key)}; }
 
+// A free slot of `slots` (one more when none is free): storage reused from call to call.
+template <typename Slots>
+uint32_t TakeSlot(Slots& slots, std::vector<uint32_t>& free) {
+  if (free.empty()) {
+    slots.emplace_back();
+    return static_cast<uint32_t>(slots.size() - 1);
+  }
+  const uint32_t slot = free.back();
+  free.pop_back();
+  return slot;
+}
+
 }  // namespace
 
 struct Dmu::Call {
@@ -82,14 +94,7 @@ Dmu::InFlight* Dmu::FindInFlight(uint64_t key) {
 
 Dmu::InFlight& Dmu::InFlightFor(uint64_t key) {
   if (InFlight* f = FindInFlight(key)) return *f;
-  uint32_t slot;
-  if (free_inflight_.empty()) {
-    slot = static_cast<uint32_t>(inflight_.size());
-    inflight_.emplace_back();
-  } else {
-    slot = free_inflight_.back();
-    free_inflight_.pop_back();
-  }
+  const uint32_t slot = TakeSlot(inflight_, free_inflight_);
   InFlight& f = inflight_[slot];
   f.key = ToArcKey(key);
   inflight_index_.Insert(f.key, slot);
@@ -113,14 +118,7 @@ bool Dmu::Cacheable(int level) const {
 }
 
 void Dmu::Read(int file, int64_t offset, int64_t length, ReadCaller* caller, uint64_t tag) {
-  uint32_t id;
-  if (free_calls_.empty()) {
-    id = static_cast<uint32_t>(calls_.size());
-    calls_.emplace_back();
-  } else {
-    id = free_calls_.back();
-    free_calls_.pop_back();
-  }
+  const uint32_t id = TakeSlot(calls_, free_calls_);
   Call& c = calls_[id];
   c.caller = caller;
   c.tag = tag;
