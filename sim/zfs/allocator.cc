@@ -81,10 +81,8 @@ void CheckFile(const FileSpec& f, size_t i) {
 // One file being written.
 struct FileWork {
   size_t index = 0;
-  int64_t bs = 0;
-  int64_t nblocks = 0;
-  int64_t psize_full = 0;
-  int64_t psize_last = 0;
+  int64_t bs = 0, nblocks = 0;
+  int64_t psize_full = 0, psize_last = 0;  // of every block but the last, of the last
   int64_t next = 0;  // next blkid to be written
   ExtentBuilder l0{0};
   std::vector<Dva> l1a, l1b;  // the latest copy of each L1 (both DVAs)

@@ -175,12 +175,10 @@ class BlockAllocator::Space {
   struct Top {
     int64_t vdev_asize = 0;
     int ms_shift = 17;
-    int64_t ms_size = 0;
-    int64_t ms_count = 0;
-    int64_t usable = 0;
-    int64_t aliquot = 0;
-    int64_t bias = 0;
-    int64_t quantum = 0;
+    int64_t ms_size = 0, ms_count = 0;
+    int64_t usable = 0;             // bytes in whole metaslabs
+    int64_t aliquot = 0, bias = 0;  // the rotor's bytes on this vdev before it moves on, mg_bias
+    int64_t quantum = 0;            // smallest allocation: sector x (parity + 1)
     int64_t alloc = 0;
     // Smallest asize a whole-vdev search failed for since the last free.
     int64_t failed_min = INT64_MAX;

@@ -117,6 +117,12 @@ struct ZfetchConfig {
   bool ChunkQualifies(int64_t length_bytes, bool inclusive) const {
     return inclusive ? length_bytes <= array_rd_sz : length_bytes < array_rd_sz;
   }
+  // The early returns of dmu_zfetch in the 2015 and 2022 eras: an empty chunk
+  // or one too long (array_rd_sz, rd_sz_inclusive), the file's first block
+  // (the fast path for small files), a file of fewer than three blocks.
+  bool SkipsChunk(int64_t blkid, int64_t nblks, int64_t length_bytes) const {
+    return nblks <= 0 || !ChunkQualifies(length_bytes, rd_sz_inclusive) || blkid == 0 || blocks - 1 < 2;
+  }
 };
 
 std::unique_ptr<Zfetch> MakeZfetchOld(const ZfetchConfig& config);
@@ -124,6 +130,22 @@ std::unique_ptr<Zfetch> MakeZfetch2015(const ZfetchConfig& config);
 std::unique_ptr<Zfetch> MakeZfetch2022(const ZfetchConfig& config);
 
 namespace zfetch_detail {
+
+// The stream (of the 2015 and 2022 eras) an access [blkid, blkid + nblks)
+// continues: the first whose zs_blkid is blkid, or, with misaligned_hit, one
+// block further, and then the access starts a block later. streams.end() if none.
+template <typename Streams>
+typename Streams::iterator FindStream(Streams& streams, const ZfetchConfig& c, int64_t& blkid, int64_t& nblks) {
+  for (auto it = streams.begin(); it != streams.end(); ++it) {
+    if (blkid == it->blkid) return it;
+    if (c.misaligned_hit && blkid + 1 == it->blkid) {
+      ++blkid;
+      --nblks;
+      return it;
+    }
+  }
+  return streams.end();
+}
 
 // Collects what one Access() call prefetches: drops blocks past the file's
 // end, blocks of the chunk itself, blocks cached() reports and blocks already
