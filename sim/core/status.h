@@ -1,5 +1,6 @@
 // The two kinds of error, in one place. Errors that a user caused (a bad spec,
-// a malformed trace line, an unknown drive) are thrown as InputError with a
+// a malformed trace line, an unknown drive) are thrown as InputError (or a
+// subclass of it: FatalTraceError) with a
 // message that names the file, line and field: the CLI prints the message alone
 // and exits with status 2; the Python module raises ValueError with the same
 // text. A broken invariant (sim/core/invariants.h) is a bug in the simulator,
@@ -27,6 +28,14 @@ class InputError : public std::runtime_error {
 class InputTypeError : public InputError {
  public:
   explicit InputTypeError(const std::string& message) : InputError(message) {}
+};
+
+// A malformed trace line that --skip-bad must not skip, because nothing after
+// it can be read without it (a missing fio iolog header).
+class FatalTraceError : public InputError {
+ public:
+  FatalTraceError(const std::string& file, int line, const std::string& message)
+      : InputError(file, line, message) {}
 };
 
 class InternalError : public std::logic_error {

@@ -6,27 +6,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/stats/quantile.h"
+
 namespace ziosim {
 namespace {
 
-// The demerit's quantile grid: q = k / kDemeritSteps for k = 1 .. kDemeritSteps.
-constexpr int64_t kDemeritSteps = 10000;
-
-// Type-4 quantile at the 1-based position h = n*q, given as whole part `index`
-// and fraction `frac`, so that the grid's positions n*k/10000 can be formed exactly.
-double InterpolateAt(std::span<const double> sorted, int64_t index, double frac) {
-  const int64_t n = static_cast<int64_t>(sorted.size());
-  if (index < 1) return sorted.front();
-  if (index >= n) return sorted.back();
-  const double lo = sorted[index - 1];
-  return lo + frac * (sorted[index] - lo);
-}
-
-// The quantile at q = k / kDemeritSteps, with the position computed in integers.
-double GridQuantile(std::span<const double> sorted, int64_t k) {
-  const int64_t scaled = static_cast<int64_t>(sorted.size()) * k;
-  return InterpolateAt(sorted, scaled / kDemeritSteps,
-                       static_cast<double>(scaled % kDemeritSteps) / kDemeritSteps);
+// The type-4 quantiles of ascending `sorted`.
+auto Exact(std::span<const double> sorted) {
+  auto kth = [sorted](int64_t k) { return sorted[static_cast<size_t>(k - 1)]; };
+  return Type4Quantiles<decltype(kth)>(static_cast<int64_t>(sorted.size()), kth);
 }
 
 void RequireSamples(std::span<const double> samples, const char* what) {
@@ -37,9 +25,7 @@ void RequireSamples(std::span<const double> samples, const char* what) {
 
 double Quantile(std::span<const double> sorted, double q) {
   RequireSamples(sorted, "Quantile");
-  const double h = std::clamp(q, 0.0, 1.0) * static_cast<double>(sorted.size());
-  const double index = std::floor(h);
-  return InterpolateAt(sorted, static_cast<int64_t>(index), h - index);
+  return Exact(sorted).Quantile(q);
 }
 
 double DemeritMs(std::vector<double> measured_ms, std::vector<double> simulated_ms) {
@@ -47,12 +33,9 @@ double DemeritMs(std::vector<double> measured_ms, std::vector<double> simulated_
   RequireSamples(simulated_ms, "DemeritMs: simulated");
   std::sort(measured_ms.begin(), measured_ms.end());
   std::sort(simulated_ms.begin(), simulated_ms.end());
-  double sum_sq = 0;
-  for (int64_t k = 1; k <= kDemeritSteps; ++k) {
-    const double d = GridQuantile(measured_ms, k) - GridQuantile(simulated_ms, k);
-    sum_sq += d * d;
-  }
-  return std::sqrt(sum_sq / kDemeritSteps);
+  auto measured = Exact(measured_ms);
+  auto simulated = Exact(simulated_ms);
+  return DemeritOnGrid(measured, simulated);
 }
 
 LatencySummary SummarizeLatencies(std::vector<double> samples_ms) {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "sim/core/status.h"
+#include "sim/trace/line_trace_reader.h"
 
 namespace ziosim {
 namespace {
@@ -14,14 +15,12 @@ constexpr int kFields = 6;
 constexpr std::array<const char*, kFields> kFieldNames = {
     "op", "annotation", "blkno", "nsectors", "measured_service_us", "next_interarrival_us"};
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
 // Splits off the next whitespace-separated token of `rest`; empty if none is left.
 std::string_view NextToken(std::string_view& rest) {
   size_t b = 0;
-  while (b < rest.size() && IsSpace(rest[b])) ++b;
+  while (b < rest.size() && IsTraceSpace(rest[b])) ++b;
   size_t e = b;
-  while (e < rest.size() && !IsSpace(rest[e])) ++e;
+  while (e < rest.size() && !IsTraceSpace(rest[e])) ++e;
   const std::string_view token = rest.substr(b, e - b);
   rest.remove_prefix(e);
   return token;
@@ -113,13 +112,6 @@ class LineParser {
   int line_;
 };
 
-bool IsBlank(std::string_view text) {
-  for (char c : text) {
-    if (!IsSpace(c)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 const char* AnnotationName(ValidateAnnotation a) {
@@ -139,7 +131,7 @@ ValidateRecord ParseValidateLine(std::string_view text, const std::string& file,
 bool DisksimValidateTrace::Next(ValidateRecord& record) {
   std::string_view text;
   while (reader_.Next(text)) {
-    if (IsBlank(text)) continue;
+    if (IsBlankLine(text)) continue;
     record = ParseValidateLine(text, reader_.path(), reader_.line_number());
     return true;
   }

@@ -18,14 +18,6 @@
 
 namespace ziosim {
 
-// A malformed line that --skip-bad must not skip, because nothing after it can
-// be read without it (a missing fio iolog header).
-class FatalTraceError : public InputError {
- public:
-  FatalTraceError(const std::string& file, int line, const std::string& message)
-      : InputError(file, line, message) {}
-};
-
 bool IsTraceSpace(char c);
 // "12.5 ms": a trace time in ms, exactly.
 std::string FormatTraceMs(SimTime ns);

@@ -1,7 +1,6 @@
 #include "sim/workload/replay.h"
 
 #include <algorithm>
-#include <bit>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -12,155 +11,11 @@
 #include <vector>
 
 #include "sim/core/status.h"
+#include "sim/stats/latency_series.h"
 #include "sim/stats/run_check.h"
 
 namespace ziosim {
 namespace {
-
-// ---------------------------------------------------------------- latency series
-
-// Log-linear buckets: exact below 2^kSubBits ns, then 2^kSubBits buckets per octave.
-constexpr int kSubBits = 12;
-constexpr int64_t kSub = int64_t{1} << kSubBits;
-constexpr size_t kBuckets = static_cast<size_t>(kSub + (63 - kSubBits) * kSub);
-
-size_t BucketOf(SimTime ns) {
-  const uint64_t v = static_cast<uint64_t>(std::max<SimTime>(ns, 0));
-  if (v < static_cast<uint64_t>(kSub)) return static_cast<size_t>(v);
-  const int e = 63 - std::countl_zero(v);  // >= kSubBits
-  return static_cast<size_t>(kSub + (e - kSubBits) * kSub + static_cast<int64_t>(v >> (e - kSubBits)) - kSub);
-}
-
-// The bucket's lowest value and its width, in ns (width 0: the bucket holds one value).
-void BucketRange(size_t i, double& lo, double& width) {
-  if (i < static_cast<size_t>(kSub)) {
-    lo = static_cast<double>(i);
-    width = 0;
-    return;
-  }
-  const int64_t j = static_cast<int64_t>(i) - kSub;
-  const int shift = static_cast<int>(j / kSub);  // e - kSubBits
-  const int64_t mantissa = j % kSub + kSub;
-  lo = std::ldexp(static_cast<double>(mantissa), shift);
-  width = std::ldexp(1.0, shift);
-}
-
-// One series of latencies: exact (ms, as the demerit code takes them) up to a
-// limit, then a fixed-size histogram.
-class LatencySeries {
- public:
-  explicit LatencySeries(int64_t exact_limit) : exact_limit_(std::max<int64_t>(exact_limit, 1)) {}
-
-  void Add(SimTime ns) {
-    ++count_;
-    sum_ns_ += static_cast<long double>(ns);
-    if (histogram_.empty()) {
-      exact_ms_.push_back(NsToMs(ns));
-      if (static_cast<int64_t>(exact_ms_.size()) > exact_limit_) MoveToHistogram();
-    } else {
-      ++histogram_[BucketOf(ns)];
-    }
-  }
-
-  int64_t count() const { return count_; }
-  bool exact() const { return histogram_.empty(); }
-  const std::vector<double>& exact_ms() const { return exact_ms_; }
-  const std::vector<int64_t>& histogram() const { return histogram_; }
-  double mean_ms() const { return count_ == 0 ? 0.0 : static_cast<double>(sum_ns_ / count_) / 1e6; }
-
-  // Sorts the exact samples (after which the series takes no more).
-  void SortExact() { std::sort(exact_ms_.begin(), exact_ms_.end()); }
-
- private:
-  void MoveToHistogram() {
-    histogram_.assign(kBuckets, 0);
-    for (double ms : exact_ms_) ++histogram_[BucketOf(static_cast<SimTime>(std::llround(ms * 1e6)))];
-    exact_ms_.clear();
-    exact_ms_.shrink_to_fit();
-  }
-
-  int64_t exact_limit_;
-  int64_t count_ = 0;
-  long double sum_ns_ = 0;
-  std::vector<double> exact_ms_;
-  std::vector<int64_t> histogram_;
-};
-
-// The k-th smallest sample (1-based) of a series, in ms: exact from the sorted
-// samples, or spread evenly across its histogram bucket. For a histogram, k
-// must not decrease between calls on one view.
-class SortedView {
- public:
-  explicit SortedView(const LatencySeries& s) : s_(s) {}
-
-  double At(int64_t k) {
-    if (s_.exact()) return s_.exact_ms()[static_cast<size_t>(k - 1)];
-    const std::vector<int64_t>& counts = s_.histogram();
-    while (before_ + counts[bucket_] < k) before_ += counts[bucket_++];
-    double lo = 0, width = 0;
-    BucketRange(bucket_, lo, width);
-    const double j = static_cast<double>(k - before_);
-    return (lo + width * (j - 0.5) / static_cast<double>(counts[bucket_])) / 1e6;
-  }
-
- private:
-  const LatencySeries& s_;
-  size_t bucket_ = 0;
-  int64_t before_ = 0;  // samples in the buckets below bucket_
-};
-
-// Quantile by sim/stats' convention (type 4) at the 1-based position index + frac.
-class QuantileReader {
- public:
-  explicit QuantileReader(const LatencySeries& s) : n_(s.count()), lo_(s), hi_(s) {}
-  double At(int64_t index, double frac) {
-    if (index < 1) return lo_.At(1);
-    if (index >= n_) return lo_.At(n_);
-    const double a = lo_.At(index);
-    return a + frac * (hi_.At(index + 1) - a);
-  }
-  double Quantile(double q) {
-    const double h = q * static_cast<double>(n_);
-    const double index = std::floor(h);
-    return At(static_cast<int64_t>(index), h - index);
-  }
-
- private:
-  int64_t n_;
-  SortedView lo_, hi_;
-};
-
-LatencySummary Summarize(LatencySeries& s) {
-  if (s.count() == 0) return {};
-  if (s.exact()) return SummarizeLatencies(s.exact_ms());
-  LatencySummary out;
-  out.count = s.count();
-  out.mean_ms = s.mean_ms();
-  QuantileReader q(s);
-  out.p50_ms = q.Quantile(0.50);
-  out.p90_ms = q.Quantile(0.90);
-  out.p99_ms = q.Quantile(0.99);
-  return out;
-}
-
-double Demerit(LatencySeries& measured, LatencySeries& simulated) {
-  if (measured.exact() && simulated.exact()) return DemeritMs(measured.exact_ms(), simulated.exact_ms());
-  // The same grid as DemeritMs (q = k / 10000, positions in integers), over histograms.
-  constexpr int64_t kSteps = 10000;
-  measured.SortExact();
-  simulated.SortExact();
-  QuantileReader m(measured), s(simulated);
-  double sum_sq = 0;
-  for (int64_t k = 1; k <= kSteps; ++k) {
-    const int64_t pm = measured.count() * k, ps = simulated.count() * k;
-    const double d = m.At(pm / kSteps, static_cast<double>(pm % kSteps) / kSteps) -
-                     s.At(ps / kSteps, static_cast<double>(ps % kSteps) / kSteps);
-    sum_sq += d * d;
-  }
-  return std::sqrt(sum_sq / kSteps);
-}
-
-// ---------------------------------------------------------------- the replay
 
 // The series behind one ReplayComparison.
 struct Series {
@@ -176,14 +31,14 @@ struct Series {
   ReplayComparison Compare() {
     ReplayComparison out;
     out.requests = all.count();
-    out.simulated = Summarize(all);
+    out.simulated = SummarizeSeries(all);
     out.measured_requests = measured.count();
     const double nan = std::numeric_limits<double>::quiet_NaN();
     out.mean_error_pct = out.demerit_ms = out.demerit_pct = nan;
     if (out.measured_requests == 0) return out;
-    out.measured = Summarize(measured);
-    out.simulated_measured = Summarize(simulated_measured);
-    out.demerit_ms = Demerit(measured, simulated_measured);
+    out.measured = SummarizeSeries(measured);
+    out.simulated_measured = SummarizeSeries(simulated_measured);
+    out.demerit_ms = DemeritMs(measured, simulated_measured);
     if (out.measured.mean_ms > 0) {
       out.mean_error_pct = 100.0 * (out.simulated_measured.mean_ms - out.measured.mean_ms) / out.measured.mean_ms;
       out.demerit_pct = 100.0 * out.demerit_ms / out.measured.mean_ms;

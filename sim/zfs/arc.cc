@@ -1,4 +1,5 @@
-// The ARC, the dbuf cache and the L2ARC as bookkeeping (reference section 6).
+// The ARC and the dbuf cache as bookkeeping (reference section 6); the cache
+// device's ring and feed clock are l2arc.h's.
 //
 // Headers live in a vector and are linked by index, found through an
 // open-addressing index (arc_index.h; no allocation per access once both have grown); the
@@ -11,16 +12,17 @@
 //     head of its list when the dbuf cache lets it go.
 //   - The ghost lists remember evicted blocks (lsize counted); a header that
 //     falls off a ghost list but has an L2 copy stays as an L2-only header.
-//   - The L2ARC is a ring of (offset, size, header) in write order; the front
-//     is always the next thing the hand overwrites.
+//   - A header holds where its L2 copy is; the L2Arc's ring names the header
+//     (index and generation) of each copy, so a copy the hand overwrites is
+//     dropped from its header, and a header whose slot was reused is left alone.
 #include "sim/zfs/arc.h"
 
 #include <algorithm>
-#include <deque>
 #include <utility>
 #include <vector>
 
 #include "sim/zfs/arc_index.h"
+#include "sim/zfs/l2arc.h"
 
 namespace ziosim {
 namespace {
@@ -31,9 +33,6 @@ constexpr uint32_t kNil = ArcIndex::kNone;
 constexpr SimTime kArcMinTime = 62 * kNsPerMs;
 constexpr int kArcPMinShift = 4;                // arc_p_min_shift: p stays in [c/16, c - c/16]
 constexpr int64_t kArcPMaxMult = 10;            // arc_adapt's dampener (zfs_arc_p_dampener_disable = 0)
-constexpr int64_t kL2Sector = 512;              // cache device allocation unit
-constexpr int64_t kL2HeadroomBoostPct = 200;    // l2arc_headroom_boost, applied with compressed ARC
-constexpr SimTime kL2FeedMin = 200 * kNsPerMs;  // l2arc_feed_min_ms (l2arc_feed_again = 1)
 
 enum class St : uint8_t { kFree, kMru, kMfu, kMruGhost, kMfuGhost, kL2Only };
 
@@ -61,37 +60,22 @@ struct List {
   bool empty() const { return head == kNil; }
 };
 
-struct L2Entry {
-  int64_t offset;
-  int64_t asize;
-  uint32_t idx;
-  uint32_t gen;
-};
-
-int64_t RoundUp(int64_t v, int64_t unit) { return (v + unit - 1) / unit * unit; }
-
 }  // namespace
 
 class Arc::Impl {
  public:
-  Impl(const Tunables& t, int64_t l2_capacity_bytes) {
+  Impl(const Tunables& t, int64_t l2_capacity_bytes) : l2_(t, l2_capacity_bytes) {
     c_ = t.Int("zfs_arc_max");
     compressed_ = t.Bool("zfs_compressed_arc_enabled");
     const int64_t dbuf = t.Int("dbuf_cache_max_bytes");
     // 0: arc_max / 32 (dbuf_cache_shift = 5). An explicit value is used as
     // given, but never more than half the ARC: dbuf-cached blocks are pinned.
     dbuf_max_ = dbuf == 0 ? c_ / 32 : std::min(dbuf, c_ / 2);
-    write_max_ = t.Int("l2arc_write_max");
-    write_boost_ = t.Int("l2arc_write_boost");
-    headroom_ = t.Int("l2arc_headroom");
-    feed_interval_ = t.Int("l2arc_feed_secs") * kNsPerSec;
-    noprefetch_ = t.Bool("l2arc_noprefetch");
-    l2_cap_ = std::max<int64_t>(0, l2_capacity_bytes) / kL2Sector * kL2Sector;
     p_min_ = c_ >> kArcPMinShift;
     p_ = c_ / 2;
     stats_.mru_target_bytes = p_;
     // Headers: ARC + ghosts hold at most about 2 x arc_max, plus L2-only ones.
-    const int64_t expect = std::min<int64_t>(1 << 20, (2 * c_ + l2_cap_) / (128 << 10) + 1024);
+    const int64_t expect = std::min<int64_t>(1 << 20, (2 * c_ + l2_.capacity_bytes()) / (128 << 10) + 1024);
     index_.Reserve(static_cast<size_t>(expect));
     hdrs_.reserve(static_cast<size_t>(expect));
   }
@@ -126,8 +110,8 @@ class Arc::Impl {
     } else {
       ++stats_.misses;
     }
-    if (l2_cap_ > 0) {
-      if (idx != kNil && hdrs_[idx].on_l2 && !(prefetch && noprefetch_)) {
+    if (l2_.present()) {
+      if (idx != kNil && hdrs_[idx].on_l2 && !(prefetch && l2_.noprefetch())) {
         ++stats_.l2_hits;
         r.where = ArcLookupResult::Where::kL2;
         r.l2_offset = hdrs_[idx].l2_offset;
@@ -186,7 +170,7 @@ class Arc::Impl {
     h.metadata = metadata;
     h.prefetch = prefetch;
     // arc_read_done clears ARC_FLAG_L2CACHE for a prefetch read with l2arc_noprefetch.
-    h.l2cache = !(prefetch && noprefetch_);
+    h.l2cache = !(prefetch && l2_.noprefetch());
     h.access = now;
     h.dbuf_live = !prefetch;  // the demand reader's buffer; a prefetch stays compressed
     h.in_dbuf = false;
@@ -228,26 +212,11 @@ class Arc::Impl {
   }
 
   int64_t FeedL2(SimTime now) {
-    if (l2_cap_ == 0) return 0;
+    if (!l2_.present()) return 0;
     ++stats_.l2_feeds;
-    int64_t target = write_max_ + (warm_ ? 0 : write_boost_);
-    target = std::min(target, l2_cap_);
-    fed_ = true;
-    last_feed_ = now;
-    last_target_ = target;
-    last_written_ = 0;
+    const int64_t target = l2_.StartFeed(now, warm_, [this](const L2Copy& c) { DropL2Copy(c); });
     if (target <= 0) return 0;
-    int64_t headroom = target * headroom_;
-    if (compressed_) headroom = headroom * kL2HeadroomBoostPct / 100;
-
-    // l2arc_evict: clear the space this pass may write, wrapping to the start
-    // when it does not fit before the end.
-    if (hand_ + target > l2_cap_) {
-      L2Drop(l2_cap_);
-      hand_ = 0;
-    }
-    L2Drop(hand_ + target);
-
+    const int64_t headroom = l2_.HeadroomBytes(target);
     int64_t written = 0;
     bool full = false;
     const List* order[4] = {&lists_[1][1], &lists_[0][1], &lists_[1][0], &lists_[0][0]};
@@ -256,32 +225,27 @@ class Arc::Impl {
       for (uint32_t i = list->tail; i != kNil; i = hdrs_[i].prev) {
         Hdr& h = hdrs_[i];
         passed += h.lsize;
-        if (headroom_ != 0 && passed > headroom) break;  // searched too far
+        if (headroom != 0 && passed > headroom) break;  // searched too far
         if (h.on_l2 || !h.l2cache) continue;
-        const int64_t asize = std::max(kL2Sector, RoundUp(h.psize, kL2Sector));
+        const int64_t asize = L2Arc::Asize(h.psize);
         if (written + asize > target) {
           full = true;
           break;
         }
         h.on_l2 = true;
-        h.l2_offset = hand_ + written;
+        h.l2_offset = l2_.Place(written, asize, i, h.gen);
         h.l2_asize = asize;
-        ring_.push_back({h.l2_offset, asize, i, h.gen});
         written += asize;
         stats_.l2_size_bytes += asize;
       }
       if (full) break;
     }
-    hand_ += written;
+    l2_.FinishFeed(written);
     stats_.l2_written_bytes += written;
-    last_written_ = written;
     return written;
   }
 
-  SimTime NextL2FeedTime() const {
-    if (!fed_) return 0;
-    return last_feed_ + (last_written_ > last_target_ / 2 ? kL2FeedMin : feed_interval_);
-  }
+  SimTime NextL2FeedTime() const { return l2_.NextFeedTime(); }
 
   ArcState StateOf(const ArcKey& key) const {
     const uint32_t idx = Find(key);
@@ -542,27 +506,19 @@ class Arc::Impl {
     free_.push_back(idx);
   }
 
-  // Drops the L2 copies in [hand_, end): the oldest entries of the ring.
-  void L2Drop(int64_t end) {
-    while (!ring_.empty() && ring_.front().offset >= hand_ && ring_.front().offset < end) {
-      const L2Entry e = ring_.front();
-      ring_.pop_front();
-      Hdr& h = hdrs_[e.idx];
-      if (h.gen != e.gen || !h.on_l2 || h.l2_offset != e.offset) continue;  // already gone
-      h.on_l2 = false;
-      stats_.l2_size_bytes -= h.l2_asize;
-      ++stats_.l2_overwritten;
-      if (h.state == St::kL2Only) Free(e.idx);
-    }
+  // The hand overwrote copy `c`: its header, unless gone or reused, no longer has it.
+  void DropL2Copy(const L2Copy& c) {
+    Hdr& h = hdrs_[c.idx];
+    if (h.gen != c.gen || !h.on_l2 || h.l2_offset != c.offset) return;  // already gone
+    h.on_l2 = false;
+    stats_.l2_size_bytes -= h.l2_asize;
+    ++stats_.l2_overwritten;
+    if (h.state == St::kL2Only) Free(c.idx);
   }
 
   // Tunables.
   int64_t c_ = 0, dbuf_max_ = 0;
   bool compressed_ = true;
-  int64_t write_max_ = 0, write_boost_ = 0, headroom_ = 0;
-  SimTime feed_interval_ = kNsPerSec;
-  bool noprefetch_ = true;
-  int64_t l2_cap_ = 0;
 
   int64_t p_ = 0, p_min_ = 0;
   bool warm_ = false;  // arc_warm: the ARC has been full
@@ -575,12 +531,7 @@ class Arc::Impl {
   List ghosts_[2];    // MRU ghost, MFU ghost
   List dbuf_;         // head: most recently released
 
-  std::deque<L2Entry> ring_;
-  int64_t hand_ = 0;
-  bool fed_ = false;
-  SimTime last_feed_ = 0;
-  int64_t last_target_ = 0, last_written_ = 0;
-
+  L2Arc l2_;
   ArcStats stats_;
 };
 

@@ -3,10 +3,10 @@
 // zfs_arc_max, data and metadata, compressed ARC (blocks kept as on disk; a
 // decompressed copy lives in the dbuf cache while recently used), the
 // primarycache property (data of a non-cacheable dataset is dropped when the
-// read call releases it), and the L2ARC (feed from the eviction end,
-// l2arc_write_max x headroom per pass, no prefetched blocks with
-// l2arc_noprefetch). Bookkeeping only: the DMU issues the I/Os and charges
-// the CPU.
+// read call releases it), and which blocks go to the L2ARC (fed from the
+// eviction end, no prefetched blocks with l2arc_noprefetch; the cache
+// device's ring and feed clock are l2arc.h's). Bookkeeping only: the DMU
+// issues the I/Os and charges the CPU.
 #ifndef ZIOSIM_SIM_ZFS_ARC_H_
 #define ZIOSIM_SIM_ZFS_ARC_H_
 

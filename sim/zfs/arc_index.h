@@ -3,6 +3,7 @@
 // (tag, index), kept at most half full, with backward-shift deletion. The home
 // slot is the tag's top bits, so moving and growing need no key; a tag match is
 // confirmed against the header's key. No allocation per access once grown.
+// The DMU indexes its blocks in flight with it too.
 #ifndef ZIOSIM_SIM_ZFS_ARC_INDEX_H_
 #define ZIOSIM_SIM_ZFS_ARC_INDEX_H_
 

@@ -20,6 +20,18 @@ int LevelOf(uint64_t key) { return static_cast<int>((key >> 46) & 3); }
 int64_t BlkidOf(uint64_t key) { return static_cast<int64_t>(key & ((uint64_t{1} << 46) - 1)); }
 ArcKey ToArcKey(uint64_t key) { return ArcKey{static_cast<uint64_t>(FileOf(key)), LevelOf(key), BlkidOf(key)}; }
 
+// A free slot of `slots` (one more when none is free): storage reused from call to call.
+template <typename Slots>
+uint32_t TakeSlot(Slots& slots, std::vector<uint32_t>& free) {
+  if (free.empty()) {
+    slots.emplace_back();
+    return static_cast<uint32_t>(slots.size() - 1);
+  }
+  const uint32_t slot = free.back();
+  free.pop_back();
+  return slot;
+}
+
 }  // namespace
 
 struct Dmu::Call {
@@ -35,15 +47,6 @@ struct Dmu::Call {
   std::vector<int64_t> held;  // data blocks to release after copy-out
 };
 
-struct Dmu::InFlight {
-  bool prefetch = false;
-  Zio* zio = nullptr;  // the pool read, while it is in the vdev tree
-  ZioPriority priority = ZioPriority::kSyncRead;
-  bool from_l2 = false;
-  int64_t l2_offset = 0, l2_bytes = 0;
-  std::vector<uint32_t> waiters;     // calls waiting for this block
-  std::vector<uint64_t> dependents;  // data blocks waiting for this indirect block
-};
 
 Dmu::Dmu(Pool* pool, const std::vector<FileLayout>* files, PrimaryCache primarycache, std::unique_ptr<Device> l2arc)
     : Dmu(pool, std::make_unique<LayoutBlockMap>(files), nullptr, primarycache, std::move(l2arc)) {}
@@ -70,7 +73,7 @@ Dmu::Dmu(Pool* pool, std::unique_ptr<LayoutBlockMap> owned, const BlockMap* map,
     zfetch_.push_back(MakeZfetch(pool->tunables(), map_->blocks(f), map_->block_bytes(f), map_->ptrs_per_indirect(f),
                                  /*fetch_data=*/primarycache == PrimaryCache::kAll));
   }
-  inflight_.reserve(4096);
+  inflight_index_.Reserve(4096);
   if (l2arc_) {
     l2arc_->set_listener(this);
     feeding_ = true;
@@ -80,19 +83,42 @@ Dmu::Dmu(Pool* pool, std::unique_ptr<LayoutBlockMap> owned, const BlockMap* map,
 
 Dmu::~Dmu() = default;
 
+uint32_t Dmu::InFlightSlot(uint64_t key) const {
+  return inflight_index_.Find(ToArcKey(key), [this](uint32_t i) -> const ArcKey& { return inflight_[i].key; });
+}
+
+Dmu::InFlight* Dmu::FindInFlight(uint64_t key) {
+  const uint32_t slot = InFlightSlot(key);
+  return slot == ArcIndex::kNone ? nullptr : &inflight_[slot];
+}
+
+Dmu::InFlight& Dmu::InFlightFor(uint64_t key) {
+  if (InFlight* f = FindInFlight(key)) return *f;
+  const uint32_t slot = TakeSlot(inflight_, free_inflight_);
+  InFlight& f = inflight_[slot];
+  f.key = ToArcKey(key);
+  inflight_index_.Insert(f.key, slot);
+  return f;
+}
+
+uint32_t Dmu::EndInFlight(uint64_t key) {
+  const uint32_t slot = InFlightSlot(key);
+  if (slot == ArcIndex::kNone) throw std::logic_error("internal error: a block arrived that nobody read");
+  inflight_index_.Erase(inflight_[slot].key, slot);
+  return slot;
+}
+
+void Dmu::FreeInFlight(uint32_t slot) {
+  inflight_[slot].Reset();
+  free_inflight_.push_back(slot);
+}
+
 bool Dmu::Cacheable(int level) const {
   return primarycache_ == PrimaryCache::kAll || (primarycache_ == PrimaryCache::kMetadata && level > 0);
 }
 
 void Dmu::Read(int file, int64_t offset, int64_t length, ReadCaller* caller, uint64_t tag) {
-  uint32_t id;
-  if (free_calls_.empty()) {
-    id = static_cast<uint32_t>(calls_.size());
-    calls_.emplace_back();
-  } else {
-    id = free_calls_.back();
-    free_calls_.pop_back();
-  }
+  const uint32_t id = TakeSlot(calls_, free_calls_);
   Call& c = calls_[id];
   c.caller = caller;
   c.tag = tag;
@@ -126,7 +152,7 @@ void Dmu::StartChunk(uint32_t id) {
 
 bool Dmu::Cached(int file, int64_t blkid) const {
   const uint64_t key = Pack(file, 0, blkid);
-  return inflight_.count(key) > 0 || arc_.Contains(ToArcKey(key)) || Unsynced(file, blkid) ||
+  return InFlightSlot(key) != ArcIndex::kNone || arc_.Contains(ToArcKey(key)) || Unsynced(file, blkid) ||
          map_->Locate(file, 0, blkid).hole;
 }
 
@@ -144,13 +170,13 @@ void Dmu::IssuePrefetches(int file) {
   for (const PrefetchRange& r : ranges_) {
     for (int64_t b = r.first; b < r.first + r.count; ++b) {
       const uint64_t key = Pack(file, r.level, b);
-      if (inflight_.count(key) > 0 || arc_.Contains(ToArcKey(key))) continue;
+      if (FindInFlight(key) != nullptr || arc_.Contains(ToArcKey(key))) continue;
       if (r.level == 0 && Unsynced(file, b)) continue;
       if (map_->Locate(file, r.level, b).hole) continue;
       ++stats_.prefetch_reads;
       const ArcLookupResult where = arc_.Lookup(ToArcKey(key), /*prefetch=*/true, pool_->sim()->now());
       if (where.where == ArcLookupResult::Where::kL2 && l2arc_) {
-        InFlight& fl = inflight_[key];
+        InFlight& fl = InFlightFor(key);
         fl.from_l2 = true;
         fl.l2_offset = where.l2_offset;
         fl.l2_bytes = where.l2_bytes;
@@ -175,9 +201,9 @@ void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
   }
   const uint64_t key = Pack(c.file, 0, blkid);
   c.held.push_back(blkid);
-  if (auto it = inflight_.find(key); it != inflight_.end()) {
+  if (InFlight* waited = FindInFlight(key)) {
     ++stats_.waited_on_inflight;
-    InFlight& f = it->second;
+    InFlight& f = *waited;
     f.waiters.push_back(id);
     ++c.pending;
     // From ZoL 0.8 (a8b2e30685) a demand read waiting on a prefetch moves it
@@ -197,7 +223,7 @@ void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
     return;
   }
   ++stats_.demand_misses;
-  InFlight& fl = inflight_[key];
+  InFlight& fl = InFlightFor(key);
   fl.waiters.push_back(id);
   ++c.pending;
   if (r.where == ArcLookupResult::Where::kL2 && l2arc_) {
@@ -211,19 +237,19 @@ void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
 // `key` has an InFlight entry. A data block needs its indirect block in memory
 // first (dbuf_read of the parent); if it is not, that read goes first.
 void Dmu::ReadBlock(uint64_t key, ZioPriority priority, bool prefetch) {
-  InFlight& f = inflight_[key];
+  InFlight& f = InFlightFor(key);
   f.priority = priority;
   f.prefetch = prefetch;
   const int64_t l1_blkid = BlkidOf(key) / shapes_[static_cast<size_t>(FileOf(key))].ptrs_per_indirect;
   if (LevelOf(key) == 0 && !f.from_l2 && !map_->Locate(FileOf(key), 1, l1_blkid).hole) {
     const uint64_t l1 = Pack(FileOf(key), 1, l1_blkid);
-    if (auto it = inflight_.find(l1); it != inflight_.end()) {
-      it->second.dependents.push_back(key);
+    if (InFlight* parent = FindInFlight(l1)) {
+      parent->dependents.push_back(key);
       return;
     }
     if (arc_.Lookup(ToArcKey(l1), prefetch, pool_->sim()->now()).where != ArcLookupResult::Where::kArc) {
       ++stats_.indirect_reads;
-      InFlight& parent = inflight_[l1];
+      InFlight& parent = InFlightFor(l1);
       parent.priority = priority;
       parent.prefetch = prefetch;
       parent.dependents.push_back(key);
@@ -249,7 +275,7 @@ void Dmu::IssueBlock(uint64_t key, InFlight& f) {
 }
 
 void Dmu::OnZioDone(Zio* zio) {
-  if (auto it = inflight_.find(zio->tag); it != inflight_.end()) it->second.zio = nullptr;  // freed after this
+  if (InFlight* f = FindInFlight(zio->tag)) f->zio = nullptr;  // freed after this
   PipelineDone(zio->tag, zio->size);
 }
 
@@ -273,10 +299,8 @@ int64_t Dmu::LogicalSize(uint64_t key) const {
 }
 
 void Dmu::BlockArrived(uint64_t key) {
-  auto it = inflight_.find(key);
-  if (it == inflight_.end()) throw std::logic_error("internal error: a block arrived that nobody read");
-  InFlight f = std::move(it->second);
-  inflight_.erase(it);
+  const uint32_t slot = EndInFlight(key);
+  const InFlight& f = inflight_[slot];
   const int file = FileOf(key);
   const int level = LevelOf(key);
   const BlockPointer bp = map_->Locate(file, level, BlkidOf(key));
@@ -284,8 +308,7 @@ void Dmu::BlockArrived(uint64_t key) {
   arc_.Insert(ToArcKey(key), lsize, bp.psize, level > 0, f.prefetch, pool_->sim()->now());
   if (f.prefetch && !f.waiters.empty() && level == 0) zfetch_[file]->LatePrefetch(BlkidOf(key));
   for (uint64_t dep : f.dependents) {
-    auto d = inflight_.find(dep);
-    if (d != inflight_.end()) IssueBlock(dep, d->second);
+    if (InFlight* d = FindInFlight(dep)) IssueBlock(dep, *d);
   }
   // With compressed ARC the dbuf of each waiting reader gets a decompressed copy.
   const bool decompress = compressed_arc_ && bp.psize < lsize && level == 0;
@@ -295,13 +318,14 @@ void Dmu::BlockArrived(uint64_t key) {
     if (--c.pending == 0) FinishChunk(id);
   }
   if (level > 0) arc_.Release(ToArcKey(key), Cacheable(level));
+  FreeInFlight(slot);
 }
 
 // A record being read from its old place keeps that read (it lands, then
 // later reads see the ARC copy); compression of dirty data is not modelled.
 void Dmu::CacheDirtied(int file, int64_t blkid) {
   const uint64_t key = Pack(file, 0, blkid);
-  if (!Cacheable(0) || inflight_.count(key) > 0) return;
+  if (!Cacheable(0) || FindInFlight(key) != nullptr) return;
   const int64_t lsize = BlockBytes(file);
   arc_.Insert(ToArcKey(key), lsize, lsize, /*metadata=*/false, /*prefetch=*/false, pool_->sim()->now());
   arc_.Release(ToArcKey(key), /*cacheable=*/true);

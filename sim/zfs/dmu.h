@@ -15,11 +15,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
+#include <deque>
 #include <vector>
 
 #include "models/device/device.h"
 #include "sim/zfs/arc.h"
+#include "sim/zfs/arc_index.h"
 #include "sim/zfs/block_map.h"
 #include "sim/zfs/file_layout.h"
 #include "sim/zfs/host_cpu.h"
@@ -83,12 +84,43 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
 
  private:
   struct Call;
-  struct InFlight;
+  // A block being read, in a slot of inflight_ that is reused once the block
+  // has arrived (its vectors keep their storage).
+  struct InFlight {
+    ArcKey key;  // the block (its packed key is the slot's index key)
+    bool prefetch = false;
+    Zio* zio = nullptr;  // the pool read, while it is in the vdev tree
+    ZioPriority priority = ZioPriority::kSyncRead;
+    bool from_l2 = false;
+    int64_t l2_offset = 0, l2_bytes = 0;
+    std::vector<uint32_t> waiters;     // calls waiting for this block
+    std::vector<uint64_t> dependents;  // data blocks waiting for this indirect block
+
+    // As a fresh read, keeping the vectors' storage.
+    void Reset() {
+      prefetch = false;
+      zio = nullptr;
+      priority = ZioPriority::kSyncRead;
+      from_l2 = false;
+      l2_offset = l2_bytes = 0;
+      waiters.clear();
+      dependents.clear();
+    }
+  };
 
   // Reads through `map`, or through `owned` when `map` is null.
   Dmu(Pool* pool, std::unique_ptr<LayoutBlockMap> owned, const BlockMap* map, PrimaryCache primarycache,
       std::unique_ptr<Device> l2arc);
 
+  // The slot of block `key` if it is being read, else ArcIndex::kNone.
+  uint32_t InFlightSlot(uint64_t key) const;
+  // The block `key` being read, or null.
+  InFlight* FindInFlight(uint64_t key);
+  // The block `key` being read, started afresh if it was not.
+  InFlight& InFlightFor(uint64_t key);
+  // Takes `key` out of the blocks being read; its slot stays valid until FreeInFlight.
+  uint32_t EndInFlight(uint64_t key);
+  void FreeInFlight(uint32_t slot);
   void StartChunk(uint32_t call);
   void HoldBlock(uint32_t call, int64_t blkid, SimTime* cpu_work);
   bool Cached(int file, int64_t blkid) const;
@@ -121,7 +153,11 @@ class Dmu : public ZioDoneListener, public DeviceListener, public EventHandler {
   std::vector<std::unique_ptr<Zfetch>> zfetch_;  // per file
   std::vector<Call> calls_;                      // indexed by call id; reused
   std::vector<uint32_t> free_calls_;
-  std::unordered_map<uint64_t, InFlight> inflight_;
+  // Blocks being read: slots (a deque, so that a reference to one stays valid
+  // while others are added), the free ones, and the index by block.
+  std::deque<InFlight> inflight_;
+  std::vector<uint32_t> free_inflight_;
+  ArcIndex inflight_index_;
   std::vector<PrefetchRange> ranges_;            // scratch
   int64_t chunk_bytes_;
   int64_t indirect_bytes_;

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/zfs/pool.h"
+
 namespace ziosim {
 
 FileLayout::FileLayout(uint64_t object, int64_t size_bytes, int64_t block_bytes, int ptrs_per_indirect)
@@ -109,6 +111,29 @@ void ExtentBuilder::Flush(FileLayout& fl) {
   fl.AddExtent(level_, e_);
   next_ = e_.first + e_.count;
   has_ = false;
+}
+
+FileLayout BuildFileLayout(const Pool& pool, uint64_t object, int64_t size_bytes, int64_t block_bytes,
+                           int ptrs_per_indirect, const std::vector<BlockPointer>& l0,
+                           const std::vector<BlockPointer>& l1) {
+  FileLayout fl(object, size_bytes, block_bytes, ptrs_per_indirect);
+  auto add_level = [&](int level, const std::vector<BlockPointer>& bps, int64_t count) {
+    ExtentBuilder b(level);
+    for (int64_t i = 0; i < count; ++i) {
+      const BlockPointer& bp = bps[static_cast<size_t>(i)];
+      if (bp.hole) {
+        b.AddHoles(fl, i, i + 1);
+        continue;
+      }
+      const int64_t stride = pool.BlockAsize(bp.top, bp.psize);
+      const int64_t stride2 = bp.top2 >= 0 ? pool.BlockAsize(bp.top2, bp.psize) : 0;
+      b.Add(fl, i, bp, stride, stride2);
+    }
+    b.Finish(fl, count);
+  };
+  add_level(0, l0, fl.blocks());
+  if (!l1.empty()) add_level(1, l1, fl.indirect_blocks());
+  return fl;
 }
 
 }  // namespace ziosim

@@ -13,6 +13,8 @@
 
 namespace ziosim {
 
+class Pool;
+
 struct BlockPointer {
   bool hole = true;     // no data: reads cost CPU only
   int top = 0;          // top-level vdev of the (first) DVA
@@ -94,6 +96,13 @@ class ExtentBuilder {
   LayoutExtent e_;
   int64_t stride2_ = 0;
 };
+
+// A FileLayout from one block pointer per block: `l0` has blocks() entries,
+// `l1` indirect_blocks() entries or none (a file of one block). Extents are
+// merged as the allocation model merges them.
+FileLayout BuildFileLayout(const Pool& pool, uint64_t object, int64_t size_bytes, int64_t block_bytes,
+                           int ptrs_per_indirect, const std::vector<BlockPointer>& l0,
+                           const std::vector<BlockPointer>& l1);
 
 }  // namespace ziosim
 

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "sim/core/simulation.h"
-#include "sim/zfs/allocator.h"
+#include "sim/zfs/metaslab_allocator.h"
 #include "sim/zfs/block_map.h"
 #include "sim/zfs/file_layout.h"
 #include "sim/zfs/pool.h"

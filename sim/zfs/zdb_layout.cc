@@ -32,7 +32,7 @@
 
 #include "sim/core/status.h"
 #include "sim/core/text.h"
-#include "sim/zfs/allocator.h"
+#include "sim/zfs/metaslab_allocator.h"
 
 namespace ziosim {
 namespace {

@@ -60,26 +60,57 @@ namespace zfetch_detail {
 
 PrefetchSink::PrefetchSink(const ZfetchConfig& config, int64_t chunk_first, int64_t chunk_nblks,
                            const std::function<bool(int64_t)>& cached,
-                           std::vector<PrefetchRange>* out, ZfetchStats* stats)
+                           std::vector<PrefetchRange>* out, ZfetchStats* stats, PrefetchScratch* scratch)
     : config_(config),
       chunk_first_(chunk_first),
       chunk_end_(chunk_first + std::max<int64_t>(chunk_nblks, 0)),
       cached_(cached),
       out_(out),
-      stats_(stats) {}
+      stats_(stats),
+      taken_(scratch->taken),
+      indirect_(scratch->indirect) {
+  taken_.clear();
+  indirect_.clear();
+}
 
 PrefetchSink::~PrefetchSink() {
   if (out_ != nullptr) out_->insert(out_->end(), indirect_.begin(), indirect_.end());
 }
 
-bool PrefetchSink::Prefetched(int64_t b) const {
-  return taken_.count(b) != 0 || (cached_ && cached_(b));
+bool PrefetchSink::Prefetched(int64_t b) const { return Taken(b) || (cached_ && cached_(b)); }
+
+// The runs are few (a call's Data() ranges continue each other), so a scan is cheap.
+bool PrefetchSink::Taken(int64_t b) const {
+  for (const auto& [first, end] : taken_) {
+    if (b < first) return false;
+    if (b < end) return true;
+  }
+  return false;
+}
+
+void PrefetchSink::Take(int64_t first, int64_t end) {
+  auto it = std::lower_bound(taken_.begin(), taken_.end(), first,
+                             [](const std::pair<int64_t, int64_t>& r, int64_t b) { return r.second < b; });
+  if (it == taken_.end() || it->first > end) {
+    taken_.insert(it, {first, end});
+    return;
+  }
+  it->first = std::min(it->first, first);
+  it->second = std::max(it->second, end);
+  auto next = std::next(it);
+  while (next != taken_.end() && next->first <= it->second) {
+    it->second = std::max(it->second, next->second);
+    ++next;
+  }
+  taken_.erase(std::next(it), next);
 }
 
 void PrefetchSink::Data(int64_t first, int64_t count) {
+  const int64_t begin = std::max<int64_t>(first, 0);
   const int64_t end = std::min(first + count, config_.blocks);
-  for (int64_t b = std::max<int64_t>(first, 0); b < end; ++b) {
-    if (!taken_.insert(b).second) continue;
+  if (end <= begin) return;
+  for (int64_t b = begin; b < end; ++b) {
+    if (Taken(b)) continue;
     // The chunk's own blocks count as prefetched for the rest of the call
     // but are read on demand.
     if (b >= chunk_first_ && b < chunk_end_) continue;
@@ -96,6 +127,8 @@ void PrefetchSink::Data(int64_t first, int64_t count) {
       appended_ = true;
     }
   }
+  // Taken as a whole afterwards: the loop asks about earlier calls' blocks only (a range repeats none).
+  Take(begin, end);
 }
 
 void PrefetchSink::Indirect(int64_t first, int64_t count) {

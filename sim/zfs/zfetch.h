@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "sim/core/time.h"
@@ -35,6 +35,17 @@ struct ZfetchStats {
   uint64_t accesses = 0, stream_hits = 0, stream_misses = 0, resets = 0;
   uint64_t blocks_prefetched = 0, indirect_prefetched = 0;
 };
+
+namespace zfetch_detail {
+
+// What a PrefetchSink collects during one Access() call, kept by the
+// prefetcher so that its storage is reused from call to call.
+struct PrefetchScratch {
+  std::vector<std::pair<int64_t, int64_t>> taken;  // data blocks taken in the call: sorted disjoint [first, end)
+  std::vector<PrefetchRange> indirect;
+};
+
+}  // namespace zfetch_detail
 
 class Zfetch {
  public:
@@ -65,6 +76,7 @@ class Zfetch {
 
  protected:
   ZfetchStats stats_;
+  zfetch_detail::PrefetchScratch sink_scratch_;  // for the PrefetchSink of each Access()
 };
 
 // For a file of `blocks` blocks of `block_bytes`, indirect blocks covering
@@ -105,6 +117,12 @@ struct ZfetchConfig {
   bool ChunkQualifies(int64_t length_bytes, bool inclusive) const {
     return inclusive ? length_bytes <= array_rd_sz : length_bytes < array_rd_sz;
   }
+  // The early returns of dmu_zfetch in the 2015 and 2022 eras: an empty chunk
+  // or one too long (array_rd_sz, rd_sz_inclusive), the file's first block
+  // (the fast path for small files), a file of fewer than three blocks.
+  bool SkipsChunk(int64_t blkid, int64_t nblks, int64_t length_bytes) const {
+    return nblks <= 0 || !ChunkQualifies(length_bytes, rd_sz_inclusive) || blkid == 0 || blocks - 1 < 2;
+  }
 };
 
 std::unique_ptr<Zfetch> MakeZfetchOld(const ZfetchConfig& config);
@@ -113,14 +131,32 @@ std::unique_ptr<Zfetch> MakeZfetch2022(const ZfetchConfig& config);
 
 namespace zfetch_detail {
 
+// The stream (of the 2015 and 2022 eras) an access [blkid, blkid + nblks)
+// continues: the first whose zs_blkid is blkid, or, with misaligned_hit, one
+// block further, and then the access starts a block later. streams.end() if none.
+template <typename Streams>
+typename Streams::iterator FindStream(Streams& streams, const ZfetchConfig& c, int64_t& blkid, int64_t& nblks) {
+  for (auto it = streams.begin(); it != streams.end(); ++it) {
+    if (blkid == it->blkid) return it;
+    if (c.misaligned_hit && blkid + 1 == it->blkid) {
+      ++blkid;
+      --nblks;
+      return it;
+    }
+  }
+  return streams.end();
+}
+
 // Collects what one Access() call prefetches: drops blocks past the file's
 // end, blocks of the chunk itself, blocks cached() reports and blocks already
 // taken in this call; merges adjacent data blocks; counts them in the stats.
+// Works in `scratch` (cleared first), so a call allocates nothing once the
+// scratch has grown.
 class PrefetchSink {
  public:
   PrefetchSink(const ZfetchConfig& config, int64_t chunk_first, int64_t chunk_nblks,
                const std::function<bool(int64_t)>& cached, std::vector<PrefetchRange>* out,
-               ZfetchStats* stats);
+               ZfetchStats* stats, PrefetchScratch* scratch);
   // Hands the collected level-1 ranges to `out` after the data ranges.
   ~PrefetchSink();
   PrefetchSink(const PrefetchSink&) = delete;
@@ -138,13 +174,17 @@ class PrefetchSink {
   void IndirectsFor(int64_t data_first, int64_t data_end);
 
  private:
+  bool Taken(int64_t b) const;
+  // Adds data blocks [first, end) to the taken runs, merging.
+  void Take(int64_t first, int64_t end);
+
   const ZfetchConfig& config_;
   int64_t chunk_first_, chunk_end_;
   const std::function<bool(int64_t)>& cached_;
   std::vector<PrefetchRange>* out_;
   ZfetchStats* stats_;
-  std::unordered_set<int64_t> taken_;   // data blocks taken in this call
-  std::vector<PrefetchRange> indirect_;
+  std::vector<std::pair<int64_t, int64_t>>& taken_;  // data blocks taken in this call
+  std::vector<PrefetchRange>& indirect_;
   bool appended_ = false;               // out_ ends with a data range of this call
 };
 

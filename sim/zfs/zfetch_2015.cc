@@ -33,23 +33,12 @@ class Zfetch2015 final : public Zfetch {
     ++stats_.accesses;
     // dmu_buf_hold_array_by_dnode calls dmu_zfetch only for chunks shorter
     // than zfetch_array_rd_sz (5987), or not longer (6281).
-    if (nblks <= 0 || !c_.ChunkQualifies(length_bytes, c_.rd_sz_inclusive)) return;
-    // Fast path for small (single-block) files: ignore the first block.
-    if (blkid == 0) return;
+    if (c_.SkipsChunk(blkid, nblks, length_bytes)) return;
     const int64_t maxblkid = c_.blocks - 1;
-    if (maxblkid < 2) return;
 
     // Find the stream this access continues.
-    auto it = streams_.begin();
-    for (; it != streams_.end(); ++it) {
-      if (blkid == it->blkid) break;
-      if (c_.misaligned_hit && blkid + 1 == it->blkid) {
-        ++blkid;
-        --nblks;
-        if (nblks == 0) return;  // already prefetched this before
-        break;
-      }
-    }
+    auto it = zfetch_detail::FindStream(streams_, c_, blkid, nblks);
+    if (nblks == 0) return;  // a misaligned hit on a block already prefetched
     const int64_t end = blkid + nblks;  // end_of_access_blkid
     // 2.1: the stream ends with the file; too late to start one there.
     if (c_.after_miss && end >= maxblkid) {
@@ -91,7 +80,7 @@ class Zfetch2015 final : public Zfetch {
     zs.atime = now;
     zs.blkid = end;
 
-    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_);
+    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_, &sink_scratch_);
     if (!c_.after_miss) {
       sink.Data(pf_start, pf_nblks);
     } else {

@@ -31,20 +31,10 @@ class Zfetch2022 final : public Zfetch {
               std::vector<PrefetchRange>* out) override {
     ++stats_.accesses;
     // The 1 MiB chunk restriction lasted until 2.3 (34b3d498a9).
-    if (nblks <= 0 || !c_.ChunkQualifies(length_bytes, c_.rd_sz_inclusive)) return;
-    if (blkid == 0) return;  // fast path for small files
+    if (c_.SkipsChunk(blkid, nblks, length_bytes)) return;
     const int64_t maxblkid = c_.blocks - 1;
-    if (maxblkid < 2) return;
 
-    auto it = streams_.begin();
-    for (; it != streams_.end(); ++it) {
-      if (blkid == it->blkid) break;
-      if (c_.misaligned_hit && blkid + 1 == it->blkid) {
-        ++blkid;
-        --nblks;
-        break;
-      }
-    }
+    auto it = zfetch_detail::FindStream(streams_, c_, blkid, nblks);
     // The file is ending: remove the stream; too late to create one.
     const int64_t end = blkid + nblks;  // end_of_access_blkid
     if (end >= maxblkid) {
@@ -95,7 +85,7 @@ class Zfetch2022 final : public Zfetch {
 
     // dmu_zfetch_run().
     if (missed) zs.missed = true;
-    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_);
+    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_, &sink_scratch_);
     if (zs.missed || !c_.after_miss) {
       sink.Data(zs.pf_start, zs.pf_end - zs.pf_start);
       zs.pf_start = zs.pf_end;

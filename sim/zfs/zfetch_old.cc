@@ -33,7 +33,7 @@ class OldZfetch final : public Zfetch {
     // cacheable and never reach dmu_zfetch. The test is `length > array_rd_sz`
     // in this era whatever ziosim_zfetch_rd_sz_inclusive says.
     if (!c_.fetch_data || nblks <= 0 || !c_.ChunkQualifies(length_bytes, /*inclusive=*/true)) return;
-    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_);
+    PrefetchSink sink(c_, blkid, nblks, cached, out, &stats_, &sink_scratch_);
     for (int64_t b = blkid; b < blkid + nblks; ++b) {
       if (b < 0 || b >= c_.blocks) continue;
       Block(b, sink.Prefetched(b), now, &sink);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/zfs/allocator.h"
 #include "sim/zfs/vdev/raidz_map.h"
 #include "sim/zfs/vdev/raidz_vdev.h"
 #include "sim/zfs/dmu_write.h"
