@@ -39,6 +39,7 @@
 #include "sim/workload/fio_job.h"
 #include "sim/workload/validate_replay.h"
 #include "sim/workload/workload.h"
+#include "sim/workload/scenario_file.h"
 #include "sim/workload/workload_front.h"
 #include "sim/zfs/pool_report.h"
 #include "sim/zfs/pool_spec.h"
@@ -222,7 +223,14 @@ std::string RunFront(const std::string& workload, const std::string& args_json) 
   return front.Run(args, OptionFront::kPython).dump();
 }
 
-// ---------------------------------------------------------------- disk-bench
+// A scenario file's run: (the workload's name, its result as JSON text).
+std::pair<std::string, std::string> RunScenario(const std::string& path) {
+  std::string workload;
+  py::gil_scoped_release release;
+  const Json result = RunScenarioFile(path, false, &workload);
+  return {workload, result.dump()};
+}
+
 
 // ---------------------------------------------------------------- raidz-map
 
@@ -540,6 +548,7 @@ PYBIND11_MODULE(_ziosim, m) {
   m.def("workloads", &WorkloadNames);
   m.def("options", &OptionsOf, py::arg("workload"));
   m.def("run", &RunFront, py::arg("workload"), py::arg("args_json"));
+  m.def("run_scenario", &RunScenario, py::arg("path"));
   m.def("raidz_map", &RaidzMapRows, py::arg("width"), py::arg("parity"), py::arg("ashift"), py::arg("psize"),
         py::arg("offset"), py::arg("blocks"));
   m.def("validate_disksim", &ValidateDisksim, py::arg("parv"), py::arg("trace"), py::arg("per_request"));

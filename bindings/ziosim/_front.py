@@ -106,6 +106,10 @@ def run(workload: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
     return json.loads(_ziosim.run(workload, json.dumps(args)))
 
 
+#: Each workload's shape: its result (JSON) -> its DataFrame, as its function returns it.
+SHAPES: dict[str, Callable[..., pd.DataFrame]] = {}
+
+
 def function(workload: str, shape: Callable[..., pd.DataFrame], summary: str, returns: str,
              shape_args: Sequence[tuple[str, Any, str]] = ()) -> Callable[..., pd.DataFrame]:
     """The Python function of ``workload``: its options as keyword arguments (the required ones
@@ -129,6 +133,7 @@ def function(workload: str, shape: Callable[..., pd.DataFrame], summary: str, re
         result = run(workload, given)
         return shape(result, **{k: bound.arguments.get(k, d) for k, d, _ in shape_args})
 
+    SHAPES[workload] = shape
     call.__name__ = call.__qualname__ = workload.replace("-", "_")
     call.__signature__ = signature  # type: ignore[attr-defined]
     call.__doc__ = _doc(workload, summary, returns, [(n, doc) for n, _, doc in shape_args])

@@ -29,16 +29,19 @@ from ._convert import Size
 __all__ = [
     "block_read",
     "disk_bench",
-    "fio",
     "drive_values",
     "drives",
+    "fio",
     "mirror_policies",
     "profiles",
     "raidz_map",
     "readers",
     "replay",
+    "run_scenario",
     "tunables",
     "validate_disksim",
+    "workload",
+    "writers",
 ]
 
 # ---------------------------------------------------------------------------- catalog
@@ -383,6 +386,20 @@ One row: the run's identification ``personality``, ``pool``, ``profile``, ``sync
 
 ``per_disk=True``: one row per disk (the per-disk columns of :func:`block_read`).
 """)
+
+
+# ---------------------------------------------------------------------------- scenario files
+
+
+def run_scenario(path: str | os.PathLike[str], **shape: Any) -> pd.DataFrame:
+    """Runs the scenario a TOML file describes (``ziosim run FILE.toml``; docs/run-config.md).
+
+    The file's ``[workload] kind`` names the workload; the result is the frame that workload's
+    function returns for the same options, and ``shape`` takes that function's shape arguments
+    (``per_disk=True``, ...). Errors name the file and the line of the key they are about.
+    """
+    workload, result = _ziosim.run_scenario(os.fspath(path))
+    return _front.SHAPES[workload](json.loads(result), **shape)
 
 
 # ---------------------------------------------------------------------------- raidz-map

@@ -16,14 +16,11 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import api, plot  # noqa: E402
+from . import api, plot  # noqa: E402,F401  (api registers the shapes)
+from ._front import SHAPES  # noqa: E402
 
-#: The frames of each workload's result: (summary frame, per-disk frame), as the API shapes them.
-SHAPES = {
-    "readers": api._readers_frame,
-    "writers": api._writers_frame,
-    "block-read": api._block_read_frame,
-}
+#: The workloads --plot draws.
+FIGURES = ("readers", "writers", "block-read")
 
 
 def sweep_figure(result: dict, count: str) -> plt.Figure:
@@ -50,7 +47,7 @@ def block_read_figure(result: dict) -> plt.Figure:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3 or argv[0] not in SHAPES:
+    if len(argv) != 3 or argv[0] not in FIGURES:
         print("usage: python -m ziosim.plot_cli readers|writers|block-read RESULT.json OUT.png", file=sys.stderr)
         return 2
     kind, source, out = argv

@@ -1,146 +1,25 @@
-// `ziosim run FILE.toml`: a workload's options from a scenario file (schema in
-// docs/options.md): [workload] kind names the workload (default readers), and
-// each table's keys are the options the workload's table places there. The
-// same run, the same report, as the equivalent command line.
+// `ziosim run FILE.toml`: the run a scenario file describes (sim/workload/
+// scenario_file.h, docs/run-config.md): the same run, the same report, as the
+// equivalent command line.
 #include <cstdio>
 #include <string>
-#include <vector>
-
-#include <toml++/toml.h>
 
 #include "sim/cli/commands.h"
 #include "sim/cli/front_command.h"
-#include "sim/core/status.h"
-#include "sim/core/text.h"
-#include "sim/core/toml_util.h"
+#include "sim/workload/scenario_file.h"
 
 namespace ziosim::cli {
 namespace {
 
-Json ToJson(const toml::node& n) {
-  if (const toml::array* a = n.as_array()) {
-    Json out = Json::array();
-    for (const toml::node& e : *a) out.push_back(ToJson(e));
-    return out;
-  }
-  if (const toml::table* t = n.as_table()) {
-    Json out = Json::object();
-    for (const auto& [k, v] : *t) out[std::string(k.str())] = ToJson(v);
-    return out;
-  }
-  if (auto v = n.value_exact<int64_t>()) return *v;
-  if (auto v = n.value_exact<double>()) return *v;
-  if (auto v = n.value_exact<bool>()) return *v;
-  if (auto v = n.value_exact<std::string>()) return *v;
-  return Json();  // dates and times: no option takes one, the option's check says so
-}
-
-// One option as the file gave it, and where.
-struct FileArg {
-  std::string label;  // "workload.bs"
-  int line;
-};
-
-class ScenarioFile {
- public:
-  explicit ScenarioFile(std::string path) : path_(std::move(path)), root_(ParseTomlFile(path_, "scenario file")) {}
-
-  const WorkloadFront& Front() const {
-    const toml::node* kind = root_["workload"]["kind"].node();
-    if (kind == nullptr) return FindWorkloadFront("readers");
-    if (!kind->is_string()) throw InputError(path_, TomlLine(*kind), "workload.kind: not a string");
-    try {
-      return FindWorkloadFront(*kind->value<std::string>());
-    } catch (const InputError& e) {
-      throw InputError(path_, TomlLine(*kind), std::string("workload.kind: ") + e.what());
-    }
-  }
-
-  // Every key of the file as an option of `options`; an unknown table or key is an error.
-  OptionArgs Args(const std::vector<OptionInfo>& options, std::vector<FileArg>* where) const {
-    OptionArgs args;
-    for (const auto& [table_key, node] : root_) {
-      const std::string table(table_key.str());
-      const toml::table* t = node.as_table();
-      if (t == nullptr) throw InputError(path_, TomlLine(node), table + ": expected a table ([" + table + "])");
-      if (const OptionInfo* whole = FindOption(options, table, table); whole != nullptr) {
-        args.emplace_back(whole->name, ToJson(node));
-        where->push_back({table, TomlLine(node)});
-        continue;
-      }
-      if (!HasSection(options, table)) throw InputError(path_, TomlLine(node), table + ": unknown table");
-      for (const auto& [key_name, value] : *t) {
-        const std::string key(key_name.str());
-        if (table == "workload" && key == "kind") continue;
-        const OptionInfo* o = FindOption(options, table, key);
-        if (o == nullptr) throw InputError(path_, TomlLine(value), table + "." + key + ": unknown key" + Suggest(options, table, key));
-        args.emplace_back(o->name, ToJson(value));
-        where->push_back({table + "." + key, TomlLine(value)});
-      }
-    }
-    return args;
-  }
-
-  const std::string& path() const { return path_; }
-
- private:
-  static const OptionInfo* FindOption(const std::vector<OptionInfo>& options, const std::string& section,
-                                      const std::string& key) {
-    for (const OptionInfo& o : options) {
-      if (o.section == section && o.key == key) return &o;
-    }
-    return nullptr;
-  }
-  static bool HasSection(const std::vector<OptionInfo>& options, const std::string& section) {
-    for (const OptionInfo& o : options) {
-      if (o.section == section) return true;
-    }
-    return section == "workload";
-  }
-  static std::string Suggest(const std::vector<OptionInfo>& options, const std::string& section,
-                             const std::string& key) {
-    std::vector<std::string_view> keys;
-    for (const OptionInfo& o : options) {
-      if (o.section == section) keys.push_back(o.key);
-    }
-    const std::vector<std::string> close = ClosestWords(key, keys, 3);
-    return close.empty() ? "" : " (did you mean " + Join(close, " or ") + "?)";
-  }
-
-  std::string path_;
-  toml::table root_;
-};
-
-// An error of the run, with the file and, when it names a key the file gave, that key's line.
-[[noreturn]] void Rethrow(const InputError& e, const std::string& path, const std::vector<FileArg>& where) {
-  const std::string message = e.what();
-  for (const FileArg& w : where) {
-    if (message.starts_with(w.label + ":")) throw InputError(path, w.line, message);
-  }
-  throw InputError(path + ": " + message);
-}
-
 void Run(const std::string& path, bool json, bool check_only) {
-  const ScenarioFile file(path);
-  const FrontCommand& command = FindFrontCommand(file.Front().name());
-  std::vector<FileArg> where;
-  const OptionArgs args = file.Args(command.front->options(), &where);
-  Json result;
-  try {
-    if (check_only) {
-      command.front->Check(args, OptionFront::kToml);
-    } else {
-      result = command.front->Run(args, OptionFront::kToml);
-    }
-  } catch (const InputError& e) {
-    Rethrow(e, path, where);
-  }
+  std::string workload;
+  const Json result = RunScenarioFile(path, check_only, &workload);
   if (check_only) {
     std::printf("%s: ok\n", path.c_str());
   } else if (json) {
     std::printf("%s\n", result.dump(2).c_str());
   } else {
-    command.print(result);
+    FindFrontCommand(workload).print(result);
   }
 }
 

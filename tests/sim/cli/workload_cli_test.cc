@@ -19,9 +19,11 @@ TEST(WorkloadCliTest, JsonReport) {
   const nlohmann::json j = nlohmann::json::parse(run.out);
   EXPECT_EQ(j["personality"], "workstation");
   EXPECT_EQ(j["pool"], "mirror 2xwd-re4-1tb log generic-ssd");
-  EXPECT_TRUE(j["nfs"].get<bool>());
-  EXPECT_GT(j["ops_per_s"].get<double>(), 0);
-  EXPECT_EQ(j["disks"].size(), 3u);
+  const nlohmann::json& r = j["runs"][0];  // the one run (docs/options.md: identity, then runs)
+  EXPECT_TRUE(r["nfs"].get<bool>());
+  EXPECT_EQ(r["threads"], 2);
+  EXPECT_GT(r["ops_per_s"].get<double>(), 0);
+  EXPECT_EQ(r["disks"].size(), 3u);
 }
 
 TEST(WorkloadCliTest, BadInputExitsWithStatus2) {
