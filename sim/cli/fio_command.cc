@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/cli/commands.h"
-#include "sim/cli/output_file.h"
+#include "sim/core/output_file.h"
 #include "sim/cli/settings.h"
 #include "sim/core/status.h"
 #include "sim/core/units.h"

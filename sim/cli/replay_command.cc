@@ -23,7 +23,7 @@
 
 #include "models/catalog/catalog.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/output_file.h"
+#include "sim/core/output_file.h"
 #include "sim/workload/disk_bench.h"
 #include "sim/cli/settings.h"
 #include "sim/core/simulation.h"
