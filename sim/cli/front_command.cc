@@ -109,6 +109,17 @@ const FrontCommand& FindFrontCommand(const std::string& workload) {
   throw InternalError("workload " + workload + " has no command");
 }
 
+void PrintResult(const FrontCommand& command, const Json& result, bool json) {
+  if (!json) {
+    command.print(result);
+    return;
+  }
+  if (result.contains("notes")) {
+    for (const Json& note : result["notes"]) std::fprintf(stderr, "ziosim: note: %s\n", note.get<std::string>().c_str());
+  }
+  std::printf("%s\n", result.dump(2).c_str());
+}
+
 void AddFrontCommand(CLI::App& app, const FrontCommand& command) {
   const WorkloadFront& front = *command.front;
   const std::vector<OptionInfo> options = front.options();
@@ -147,11 +158,7 @@ void AddFrontCommand(CLI::App& app, const FrontCommand& command) {
   if (command.plot) cmd->add_option("--plot", g->plot, "Also draw the result into this PNG");
   cmd->callback([g, options, command] {
     const Json result = command.front->Run(Args(options, *g, command.front->name()), OptionFront::kCli);
-    if (g->json) {
-      std::printf("%s\n", result.dump(2).c_str());
-    } else {
-      command.print(result);
-    }
+    PrintResult(command, result, g->json);
     if (!g->plot.empty()) PlotResult(command.front->name(), result, g->plot);
   });
 }

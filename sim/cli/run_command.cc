@@ -137,10 +137,8 @@ void Run(const std::string& path, bool json, bool check_only) {
   }
   if (check_only) {
     std::printf("%s: ok\n", path.c_str());
-  } else if (json) {
-    std::printf("%s\n", result.dump(2).c_str());
   } else {
-    command.print(result);
+    PrintResult(command, result, json);
   }
 }
 
