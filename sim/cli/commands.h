@@ -16,8 +16,6 @@ void AddRunCommand(CLI::App& app);
 void AddProfilesCommand(CLI::App& app);
 void AddTunablesCommand(CLI::App& app);
 void AddRaidzMapCommand(CLI::App& app);
-void AddReplayCommand(CLI::App& app);
-void AddFioCommand(CLI::App& app);
 void AddCalibrateCommand(CLI::App& app);
 void AddWorkloadCommand(CLI::App& app);
 

@@ -97,6 +97,8 @@ const std::vector<FrontCommand>& FrontCommands() {
       {&BlockReadFront(), PrintBlockReadText, true},
       {&ReadersFront(), PrintReadersText, true},
       {&WritersFront(), PrintWritersText, true},
+      {&ReplayFront(), PrintReplayText, false},
+      {&FioFront(), PrintFioText, false},
   };
   return commands;
 }

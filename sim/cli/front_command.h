@@ -40,6 +40,8 @@ void PrintReadersText(const Json& result);
 void PrintWritersText(const Json& result);
 void PrintBlockReadText(const Json& result);
 void PrintDiskBenchText(const Json& result);
+void PrintReplayText(const Json& result);
+void PrintFioText(const Json& result);
 
 }  // namespace ziosim::cli
 

@@ -5,7 +5,8 @@
 namespace ziosim {
 
 const std::vector<const WorkloadFront*>& WorkloadFronts() {
-  static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(), &WritersFront()};
+  static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(),
+                                                           &WritersFront(),   &ReplayFront(),    &FioFront()};
   return fronts;
 }
 

@@ -86,7 +86,9 @@ const WorkloadFront& FindWorkloadFront(std::string_view name);
 // The fronts, one per file (*_front.cc).
 const WorkloadFront& BlockReadFront();
 const WorkloadFront& DiskBenchFront();
+const WorkloadFront& FioFront();
 const WorkloadFront& ReadersFront();
+const WorkloadFront& ReplayFront();
 const WorkloadFront& WritersFront();
 
 }  // namespace ziosim
