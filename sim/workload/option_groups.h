@@ -136,6 +136,7 @@ Option<O> TargetOption(const std::string& on_pool) {
 template <typename O>
 std::vector<Option<O>> PoolOnly(std::vector<Option<O>> options) {
   for (Option<O>& option : options) {
+    option.info.doc += " (a pool target only)";
     option.set = [set = std::move(option.set), flag = option.info.Label(OptionFront::kCli)](
                      O& o, const Json& v, const std::string& label) {
       set(o, v, label);
