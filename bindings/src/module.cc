@@ -28,15 +28,6 @@
 #include "sim/core/status.h"
 #include "sim/core/units.h"
 #include "sim/trace/disksim_validate_trace.h"
-#include "sim/workload/block_read.h"
-#include "sim/workload/disk_bench.h"
-#include "sim/workload/fio_json.h"
-#include "sim/workload/fio_run.h"
-#include "sim/workload/pool_replay.h"
-#include "sim/workload/readers.h"
-#include "sim/workload/writers.h"
-#include "sim/workload/replay.h"
-#include "sim/workload/fio_job.h"
 #include "sim/workload/validate_replay.h"
 #include "sim/workload/workload.h"
 #include "sim/workload/scenario_file.h"
@@ -95,13 +86,6 @@ const char* TunableKindName(TunableKind kind) {
 double Figure(const DriveSpec& d, std::string_view key) {
   const CatalogValue* v = d.Find(key);
   return v != nullptr ? v->value : std::nan("");
-}
-
-BenchPattern PatternArg(const std::string& text, const char* field) {
-  if (text != "seq" && text != "rand") {
-    throw InputError(std::string(field) + ": \"" + text + "\" is not seq or rand");
-  }
-  return ParsePattern(text);
 }
 
 // ---------------------------------------------------------------- catalog, tunables, profiles
@@ -384,123 +368,6 @@ py::dict MirrorPolicyTable() {
   return c.ToDict();
 }
 
-// `ziosim workload`: one personality run; the CLI's --json document as text.
-// `nfs` empty: local; "on" or options: the NFS front.
-// `ziosim fio`: a job file's text run on a drive or a pool; fio's JSON document as text.
-// `pool_options_given` names the pool options the caller set (an error on a raw drive).
-std::string Fio(const std::string& job_text, const std::string& job_name, const std::string& target,
-                const std::vector<std::string>& pool_options_given, int ashift, const std::string& profile,
-                const std::vector<std::pair<std::string, std::string>>& settings, int64_t recordsize,
-                double compression, const std::string& layout, const std::string& primarycache, int64_t arc_max,
-                const std::string& l2arc, uint64_t seed) {
-  const FioJobFile file = ParseFioJobs(job_text, job_name);
-  FioTarget t = FioTargetFromText(target);
-  if (!t.drive.empty() && !pool_options_given.empty()) {
-    throw InputError(pool_options_given[0] + ": applies to a pool target, and target " + target +
-                     " is a raw drive (write 1x" + target + " for a one-disk pool)");
-  }
-  if (t.drive.empty()) {
-    ReadersOptions& p = t.pool;
-    p.ashift = ashift;
-    p.profile = profile;
-    p.settings = settings;
-    p.recordsize = recordsize;
-    p.compression = compression;
-    p.layout = layout;
-    p.primarycache = primarycache;
-    p.arc_max = arc_max;
-    p.l2arc = l2arc;
-    p.seed = seed;
-  }
-  py::gil_scoped_release release;
-  return FioJson(file, RunFioJobs(file.jobs, t, seed)).dump();
-}
-
-// One replayed request, kept while the GIL is released.
-struct ReplayRow {
-  int64_t index, line;
-  char op;
-  int64_t trace_offset, offset, size;
-  SimTime arrival_ns, issued_ns, done_ns, measured_ns;
-};
-
-// `ziosim replay`: on a drive, or on a zvol when `target` is a pool (IsPoolTarget).
-py::dict Replay(const std::string& trace_path, const std::string& target, const std::string& mode, double speed,
-                const std::string& format, bool skip_bad, int64_t limit, bool wrap, bool reads_only,
-                const std::string& device, bool per_device, const std::string& policy, bool per_request,
-                const std::vector<std::string>& pool_options_given, int ashift, const std::string& profile,
-                const std::vector<std::pair<std::string, std::string>>& settings, int64_t volblocksize,
-                int64_t volsize, const std::string& layout, const std::string& primarycache, int64_t arc_max,
-                const std::string& l2arc, uint64_t seed) {
-  ReplayOptions o;
-  ParseReplayMode(mode, o);
-  o.speed = speed;
-  o.limit = limit;
-  o.wrap = wrap;
-  o.reads_only = reads_only;
-  o.per_device = per_device;
-  if (!device.empty()) o.device = ParseTraceDevice(device);
-  const TraceFormat trace_format = ParseTraceFormat(format);
-  TraceReaderOptions reader_options;
-  reader_options.skip_bad = skip_bad;
-  const bool on_pool = IsPoolTarget(target);
-  if (!on_pool && !pool_options_given.empty()) {
-    throw InputError(pool_options_given[0] + ": applies to a pool target, and target " + target +
-                     " is a drive (write 1x" + target + " for a one-disk pool)");
-  }
-  std::vector<ReplayRow> rows;
-  ReplayRequestCallback on_request;
-  if (per_request) {
-    on_request = [&rows](const ReplayRequestResult& r) {
-      rows.push_back({r.index, r.record->line, r.record->op == IoOp::kWrite ? 'W' : 'R', r.record->offset_bytes,
-                      r.offset_bytes, r.size_bytes, r.arrival_ns, r.issued_ns, r.done_ns,
-                      r.record->measured_latency_ns});
-    };
-  }
-  std::string summary;
-  {
-    py::gil_scoped_release release;
-    if (on_pool) {
-      PoolReplayOptions p;
-      p.pool = target;
-      p.ashift = ashift;
-      p.profile = profile;
-      p.settings = settings;
-      p.volblocksize = volblocksize;
-      p.volsize = volsize;
-      p.layout = layout;
-      p.primarycache = primarycache;
-      p.arc_max = arc_max;
-      p.l2arc = l2arc;
-      p.seed = seed;
-      const PoolReplayResult r = ReplayTraceOnPool(trace_path, trace_format, reader_options, p, o, on_request);
-      summary = ReplaySummaryJson({trace_path, r.format, r.trace_stats, r.pool, "pool", o, r.replay, &r}).dump();
-    } else {
-      // As the CLI: the trace first, so a wrong file is reported before the drive.
-      std::unique_ptr<TraceReader> trace = OpenTrace(trace_path, trace_format, reader_options);
-      const DriveSpec drive = ResolveDrive(target);
-      Simulation sim;
-      std::unique_ptr<Device> dev = MakeDevice(&sim, drive.name, drive, ParseQueuePolicy(policy));
-      const ReplayResult r = ReplayTrace(*trace, *dev, sim, o, on_request);
-      summary = ReplaySummaryJson({trace_path, trace->format(), trace->stats(), drive.name, "drive", o, r}).dump();
-    }
-  }
-  py::dict d;
-  d["summary"] = py::module_::import("json").attr("loads")(summary);
-  if (per_request) {
-    Columns c({"i", "line", "op", "trace_offset", "offset", "size", "arrival_ms", "issue_ms", "done_ms", "sim_ms",
-               "measured_ms"});
-    const double nan = std::nan("");
-    for (const ReplayRow& q : rows) {
-      c.Row(q.index, q.line, std::string(1, q.op), q.trace_offset, q.offset, q.size, NsToMs(q.arrival_ns),
-            NsToMs(q.issued_ns), NsToMs(q.done_ns), NsToMs(q.done_ns - q.arrival_ns),
-            q.measured_ns >= 0 ? NsToMs(q.measured_ns) : nan);
-    }
-    d["requests"] = c.ToDict();
-  }
-  return d;
-}
-
 }  // namespace
 }  // namespace ziosim::python
 
@@ -552,16 +419,7 @@ PYBIND11_MODULE(_ziosim, m) {
   m.def("raidz_map", &RaidzMapRows, py::arg("width"), py::arg("parity"), py::arg("ashift"), py::arg("psize"),
         py::arg("offset"), py::arg("blocks"));
   m.def("validate_disksim", &ValidateDisksim, py::arg("parv"), py::arg("trace"), py::arg("per_request"));
-  m.def("replay", &Replay, py::arg("trace"), py::arg("target"), py::arg("mode"), py::arg("speed"),
-        py::arg("format"), py::arg("skip_bad"), py::arg("limit"), py::arg("wrap"), py::arg("reads_only"),
-        py::arg("device"), py::arg("per_device"), py::arg("policy"), py::arg("per_request"),
-        py::arg("pool_options_given"), py::arg("ashift"), py::arg("profile"), py::arg("settings"),
-        py::arg("volblocksize"), py::arg("volsize"), py::arg("layout"), py::arg("primarycache"),
-        py::arg("arc_max"), py::arg("l2arc"), py::arg("seed"));
   m.def("mirror_policies", &MirrorPolicyTable);
   m.def("load_mirror_policy_plugin", &LoadMirrorPolicyPlugin, py::arg("path"));
-  m.def("fio", &Fio, py::arg("job_text"), py::arg("job_name"), py::arg("target"), py::arg("pool_options_given"),
-        py::arg("ashift"), py::arg("profile"), py::arg("settings"), py::arg("recordsize"), py::arg("compression"),
-        py::arg("layout"), py::arg("primarycache"), py::arg("arc_max"), py::arg("l2arc"), py::arg("seed"));
   DefineMirrorPolicyBindings(m);
 }

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-import numbers
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
@@ -256,108 +255,62 @@ flattened: ``throughput_mb_s``, ``elapsed_s``, ``final_sync_s``, ``app_bytes_wri
 """)
 
 
-def _fio_direction(d: Mapping[str, Any]) -> dict[str, float]:
-    """bw, IOPS and clat of one direction of a fio JSON job entry, as fio tools read them."""
-    clat = d["clat_ns"]
-    pct = clat.get("percentile", {})
-    nan = float("nan")
-    return {"bw_mb_s": d["bw_bytes"] / 1e6, "iops": d["iops"], "ios": d["total_ios"],
-            "clat_mean_us": clat["mean"] / 1e3 if clat["N"] else nan,
+# ---------------------------------------------------------------------------- fio
+
+
+def _fio_direction(d: Mapping[str, Any]) -> dict[str, Any]:
+    """One direction of a fio jobs[] entry as columns: rate, IOPS, I/Os and completion latencies."""
+    pct = d["clat_ns"].get("percentile", {})
+    nan = math.nan
+    return {"throughput_mb_s": d["bw_bytes"] / 1e6, "iops": d["iops"], "ios": d["total_ios"],
+            "clat_mean_us": d["clat_ns"]["mean"] / 1e3 if d["clat_ns"]["N"] else nan,
             "clat_p50_us": pct["50.000000"] / 1e3 if pct else nan,
             "clat_p99_us": pct["99.000000"] / 1e3 if pct else nan}
 
 
-def fio(
-    job: str | os.PathLike[str],
-    target: str,
-    *,
-    seed: int = 1,
-    ashift: Optional[int] = None,
-    profile: Optional[str] = None,
-    tunables: Optional[Mapping[str, Any]] = None,
-    recordsize: Optional[Size] = None,
-    compression: Optional[float] = None,
-    layout: Optional[str] = None,
-    primarycache: Optional[str] = None,
-    arc_max: Optional[Size] = None,
-    l2arc: Optional[str] = None,
-) -> pd.DataFrame:
-    """Runs a fio job file on a simulated drive or pool (``ziosim fio JOBFILE --target ...``).
-
-    The supported job-file subset and how each ioengine is modelled are in
-    ``docs/fio-jobs.md``. On a raw drive (``target="wd-re4-1tb"``) the jobs
-    address the device; on a pool (``target="mirror 2xwd-re4-1tb"``, or
-    ``"1xwd-re4-1tb"`` for one disk) each job reads its own files through the
-    ZFS read path. The pool options below are those of :func:`readers` and are
-    an error with a raw-drive target. Writes run on a raw drive only.
-
-    Args:
-        job: the job file's path, or its text (anything containing a newline).
-        target: a drive (catalog name, ``.toml``, ``disksim:FILE.parv``) or a pool in zpool syntax.
-        seed: random seed (same seed, same result); jobs with ``randseed=`` use theirs.
-        ashift, profile, tunables, recordsize, compression, layout, primarycache, arc_max, l2arc:
-            the pool and dataset, as in :func:`readers` (defaults likewise).
-
-    Returns:
-        One row per entry of fio's ``jobs[]`` (one per clone, or one per group with
-        ``group_reporting``): ``jobname``, ``groupid``, ``clones``, ``rw``, ``bs_bytes``,
-        ``ioengine``, ``iodepth``, ``effective_iodepth`` (I/Os really in flight per clone),
-        ``runtime_s``, ``bw_mb_s`` and ``iops`` (both directions), then per direction
-        ``read_bw_mb_s``, ``read_iops``, ``read_ios``, ``read_clat_mean_us``,
-        ``read_clat_p50_us``, ``read_clat_p99_us`` and the same for ``write_``, and
-        ``clat_mean_us``, ``clat_p50_us``, ``clat_p99_us`` of the job's one direction
-        (NaN for a mixed job: use the ``read_``/``write_`` columns). ``df.attrs["fio_json"]``
-        holds fio's JSON document (``--output-format=json``) as a dict, and
-        ``df.attrs["notes"]`` what the run noted (e.g. an iodepth the engine cannot use there).
-    """
-    if isinstance(job, os.PathLike) or ("\n" not in str(job) and os.path.isfile(str(job))):
-        path = os.fspath(job)
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise ValueError(f"{path}: cannot read the job file ({e.strerror})") from None
-        name = str(path)
-    elif "\n" in str(job):
-        text, name = str(job), "<job>"
-    else:
-        raise ValueError(f"{job}: cannot read the job file (no such file; job text must contain a newline)")
-    pool_options = {"ashift": ashift, "profile": profile, "tunables": tunables, "recordsize": recordsize,
-                    "compression": compression, "layout": layout, "primarycache": primarycache,
-                    "arc_max": arc_max, "l2arc": l2arc}
-    given = [k for k, v in pool_options.items() if v is not None]
-    if compression is not None and (isinstance(compression, bool) or not isinstance(compression, numbers.Real)):
-        raise TypeError(f"compression: expected a number (logical / physical), got {compression!r}")
-    raw = _ziosim.fio(
-        text, name, str(target), given, _convert.integer(12 if ashift is None else ashift, "ashift"),
-        str(profile) if profile is not None else _ziosim.default_profile(), _convert.settings(tunables),
-        _convert.size("128K" if recordsize is None else recordsize, "recordsize"),
-        1.0 if compression is None else float(compression), str(layout or "sequential"),
-        str(primarycache or "all"), 0 if arc_max is None else _convert.size(arc_max, "arc_max", positive=False),
-        str(l2arc or ""), _convert.integer(seed, "seed"))
-    doc = json.loads(raw)
+def _fio_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    """A fio result as one row per entry of fio's jobs[], fio's report and the notes in attrs."""
+    report = result["fio"]
     rows = []
-    for entry in doc["jobs"]:
-        opts = {**doc.get("global options", {}), **entry["job options"]}
-        read = _fio_direction(entry["read"])
-        write = _fio_direction(entry["write"])
+    for entry in report["jobs"]:
+        z = entry["ziosim"]
+        read, write = _fio_direction(entry["read"]), _fio_direction(entry["write"])
         only = read if write["ios"] == 0 else write if read["ios"] == 0 else None
-        row = {"jobname": entry["jobname"], "groupid": entry["groupid"], "clones": entry["ziosim"]["clones"],
-               "rw": opts.get("rw", opts.get("readwrite", "read")), "bs_bytes": None,
-               "ioengine": opts.get("ioengine", "psync"), "iodepth": int(opts.get("iodepth", 1)),
-               "effective_iodepth": entry["ziosim"]["effective_iodepth"],
-               "runtime_s": entry["job_runtime"] / 1e3,
-               "bw_mb_s": read["bw_mb_s"] + write["bw_mb_s"], "iops": read["iops"] + write["iops"]}
-        row["bs_bytes"] = _convert.size(opts.get("bs", opts.get("blocksize", 4096)), "bs")
+        row = {"jobname": entry["jobname"], "groupid": entry["groupid"], "clones": z["clones"], "rw": z["rw"],
+               "bs_bytes": z["bs_bytes"], "ioengine": z["ioengine"], "iodepth": z["iodepth"],
+               "effective_iodepth": z["effective_iodepth"], "runtime_s": entry["job_runtime"] / 1e3,
+               "throughput_mb_s": read["throughput_mb_s"] + write["throughput_mb_s"],
+               "iops": read["iops"] + write["iops"]}
         for prefix, d in (("read_", read), ("write_", write)):
             row.update({prefix + k: v for k, v in d.items()})
-        for k in ("clat_mean_us", "clat_p50_us", "clat_p99_us"):
-            row[k] = only[k] if only is not None else float("nan")
+        row.update({k: only[k] if only is not None else math.nan
+                    for k in ("clat_mean_us", "clat_p50_us", "clat_p99_us")})
         rows.append(row)
-    df = pd.DataFrame(rows)
-    df.attrs["fio_json"] = doc
-    df.attrs["notes"] = doc["ziosim"]["notes"]
+    identity = {k: v for k, v in result.items() if k not in ("workload", "notes", "fio", "output", "output_format")}
+    df = _front.frame(rows, identity, "fio")
+    df.attrs["fio_json"] = report
+    df.attrs["notes"] = list(result["notes"])
     return df
+
+
+fio = _front.function(
+    "fio", _fio_frame,
+    summary="Runs a fio job file on a simulated drive or pool",
+    returns="""
+One row per entry of fio's ``jobs[]`` (one per clone, or one per group with ``group_reporting``):
+the run's identification (``jobfile``, ``target``, ``target_kind``, for a pool its dataset, ``seed``),
+then ``jobname``, ``groupid``, ``clones``, ``rw``, ``bs_bytes``, ``ioengine``, ``iodepth``,
+``effective_iodepth`` (I/Os really in flight per clone), ``runtime_s``, ``throughput_mb_s`` and
+``iops`` (both directions), then per direction ``read_throughput_mb_s``, ``read_iops``,
+``read_ios``, ``read_clat_mean_us``, ``read_clat_p50_us``, ``read_clat_p99_us`` and the same for
+``write_``, and ``clat_mean_us``, ``clat_p50_us``, ``clat_p99_us`` of the job's one direction
+(NaN for a mixed job: use the ``read_``/``write_`` columns). ``df.attrs["fio_json"]`` holds fio's
+JSON document (``--output-format json``) as a dict, and ``df.attrs["notes"]`` what the run noted
+(e.g. an iodepth the engine cannot use there). ``jobfile`` is the job file's path or its text
+(anything with a newline); the pool options are an error with a raw-drive target, and writes
+run on a raw drive or through the pool's write path (docs/fio-jobs.md).
+""")
+
 
 
 # ---------------------------------------------------------------------------- workload
@@ -463,64 +416,38 @@ def validate_disksim(parv: str | os.PathLike[str], trace: str | os.PathLike[str]
 # ---------------------------------------------------------------------------- replay
 
 
-def replay(trace: str | os.PathLike[str], target: str, *, mode: str = "open", speed: Optional[float] = None,
-           format: str = "auto", skip_bad: bool = False, limit: int = 0, wrap: bool = False,
-           reads_only: bool = False, device: Optional[int | str] = None, per_device: bool = False,
-           policy: str = "sptf", per_request: bool = False, ashift: Optional[int] = None,
-           profile: Optional[str] = None, tunables: Optional[Mapping[str, Any]] = None,
-           volblocksize: Optional[Size] = None, volsize: Optional[Size] = None, layout: Optional[str] = None,
-           primarycache: Optional[str] = None, arc_max: Optional[Size] = None, l2arc: Optional[str] = None,
-           seed: Optional[int] = None) -> pd.DataFrame:
-    """Replays a block trace on a drive or on a zvol of a pool (``ziosim replay TRACE --target ...``).
-
-    ``target`` is a drive (catalog name, ``.toml``, ``disksim:FILE.parv``) or a pool in
-    zpool syntax (``"mirror 2xwd-re4-1tb"``, ``"1xwd-re4-1tb"`` for one disk); on a pool
-    the trace's reads are ``read()`` calls of one zvol through the DMU read path, and
-    the pool arguments (``ashift`` ... ``seed``) apply, as the CLI's pool flags.
-    ``mode`` is ``"open"`` (recorded times, divided by ``speed``), ``"closed:N"`` or
-    ``"validate"``; ``device`` replays one traced device (a number, or ``"8,16"``
-    for blkparse); ``reads_only`` passes over writes (on a pool they otherwise are
-    ``write()`` calls through the DMU write path).
-
-    Returns a one-row DataFrame with the fields of ``--json``: ``requests``,
-    ``reads``, ``writes``, ``sim_mean_ms``, ``measured_mean_ms``,
-    ``mean_error_pct``, ``demerit_ms``, ... (NaN where nothing was measured),
-    the reads' and writes' comparisons as ``read_*`` and ``write_*`` columns,
-    and for a pool ``volblocksize``, ``volsize``, ``arc_hit_pct``,
-    ``disk_bytes_read``; ``.attrs["disks"]`` holds the per-disk rows and
-    ``.attrs["devices"]`` the per-device comparisons (``per_device=True``).
-    ``per_request=True`` returns instead one row per request (the columns of
-    ``--per-request``), with that summary in ``.attrs["summary"]``.
-    """
-    if speed is not None and mode != "open":
-        raise ValueError("speed: only applies to mode 'open' (the other modes ignore the recorded times)")
-    pool_options = {"ashift": ashift, "profile": profile, "tunables": tunables, "volblocksize": volblocksize,
-                    "volsize": volsize, "layout": layout, "primarycache": primarycache, "arc_max": arc_max,
-                    "l2arc": l2arc, "seed": seed}
-    given = [k for k, v in pool_options.items() if v is not None]
-    raw = _ziosim.replay(
-        os.fspath(trace), str(target), str(mode), 1.0 if speed is None else float(speed), str(format),
-        bool(skip_bad), _convert.integer(limit, "limit"), bool(wrap), bool(reads_only),
-        "" if device is None else str(device), bool(per_device), str(policy), bool(per_request), given,
-        _convert.integer(12 if ashift is None else ashift, "ashift"),
-        str(profile) if profile is not None else _ziosim.default_profile(), _convert.settings(tunables),
-        0 if volblocksize is None else _convert.size(volblocksize, "volblocksize"),
-        0 if volsize is None else _convert.size(volsize, "volsize"), str(layout or "sequential"),
-        str(primarycache or "all"), 0 if arc_max is None else _convert.size(arc_max, "arc_max", positive=False),
-        str(l2arc or ""), _convert.integer(1 if seed is None else seed, "seed"))
-    summary = dict(raw["summary"])
-    disks = summary.pop("disks", None)
-    devices = summary.pop("devices", None)
-    for op in ("read", "write"):
-        summary.update({f"{op}_{k}": v for k, v in summary.pop(op).items()})
-    row = {k: (math.nan if v is None else v) for k, v in summary.items()}
-    frame = pd.DataFrame([row])
-    if disks is not None:
-        frame.attrs["disks"] = disks
-    if devices is not None:
-        frame.attrs["devices"] = devices
-    if not per_request:
-        return frame
-    requests = pd.DataFrame(raw["requests"])
-    requests.attrs["summary"] = row
+def _replay_frame(result: Mapping[str, Any]) -> pd.DataFrame:
+    """A replay result as one row (its identification, then the run's figures), or with
+    ``per_request=True`` one row per request with that row as ``attrs["summary"]``."""
+    run = result["runs"][0]
+    identity = {k: v for k, v in result.items() if k not in ("workload", "runs", "notes", "requests")}
+    summary = _front.frame([_front.flatten(run, skip=("disks", "devices"))], identity, "replay")
+    summary.attrs["notes"] = list(result["notes"])
+    for key in ("disks", "devices"):
+        if key in run:
+            summary.attrs[key] = run[key]
+    if "requests" not in result:
+        return summary
+    requests = pd.DataFrame(result["requests"])
+    requests["measured_ms"] = requests["measured_ms"].astype(float)  # null where the trace measured nothing
+    requests.attrs["summary"] = {k: v.item() if hasattr(v, "item") else v for k, v in summary.iloc[0].items()}
     return requests
+
+
+replay = _front.function(
+    "replay", _replay_frame,
+    summary="Replays a block trace on a drive or on a zvol of a pool",
+    returns="""
+One row: the run's identification (``trace``, ``format``, ``target``, ``target_kind`` and the
+target's figures, ``mode``, ``speed``, ...; for a pool ``profile``, ``volblocksize_bytes``,
+``volsize_bytes``, ``layout``, ``primarycache``, ``seed``), then ``requests``, ``reads``,
+``writes``, ``bytes``, ``elapsed_s``, ``throughput_mb_s``, ``iops``, ``sim_mean_ms``,
+``measured_mean_ms``, ``mean_error_pct``, ``demerit_ms``, ... (NaN where nothing was measured),
+the reads' and writes' comparisons as ``read_*`` and ``write_*`` columns, and for a pool
+``arc_hit_pct``, ``disk_bytes_read``, ...; ``.attrs["disks"]`` holds the per-disk rows,
+``.attrs["devices"]`` the per-device comparisons (``per_device=True``) and ``.attrs["notes"]``
+what the run noted. ``per_request=True`` returns instead one row per request (the columns of
+``--per-request``: ``i``, ``line``, ``op``, ``trace_offset``, ``offset``, ``size``,
+``arrival_ms``, ``issue_ms``, ``done_ms``, ``sim_ms``, ``measured_ms``), with that row as a dict
+in ``.attrs["summary"]``; ``per_request="rows.csv"`` writes them to that file.
+""")

@@ -33,7 +33,7 @@
 #include "sim/calibration/hdd_trace_fit.h"
 #include "sim/calibration/pool_fit.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/output_file.h"
+#include "sim/core/output_file.h"
 #include "sim/cli/settings.h"
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"

@@ -17,8 +17,6 @@ void AddOptionsCommand(CLI::App& app);
 void AddProfilesCommand(CLI::App& app);
 void AddTunablesCommand(CLI::App& app);
 void AddRaidzMapCommand(CLI::App& app);
-void AddReplayCommand(CLI::App& app);
-void AddFioCommand(CLI::App& app);
 void AddCalibrateCommand(CLI::App& app);
 
 }  // namespace ziosim::cli

@@ -97,6 +97,8 @@ const std::vector<FrontCommand>& FrontCommands() {
       {&BlockReadFront(), PrintBlockReadText, true},
       {&ReadersFront(), PrintReadersText, true},
       {&WritersFront(), PrintWritersText, true},
+      {&ReplayFront(), PrintReplayText, false},
+      {&FioFront(), PrintFioText, false},
       {&PersonalityFront(), PrintPersonalityText, false},
   };
   return commands;
@@ -108,6 +110,17 @@ const FrontCommand& FindFrontCommand(const std::string& workload) {
     if (c.front == &front) return c;
   }
   throw InternalError("workload " + workload + " has no command");
+}
+
+void PrintResult(const FrontCommand& command, const Json& result, bool json) {
+  if (!json) {
+    command.print(result);
+    return;
+  }
+  if (result.contains("notes")) {
+    for (const Json& note : result["notes"]) std::fprintf(stderr, "ziosim: note: %s\n", note.get<std::string>().c_str());
+  }
+  std::printf("%s\n", result.dump(2).c_str());
 }
 
 void AddFrontCommand(CLI::App& app, const FrontCommand& command) {
@@ -148,11 +161,7 @@ void AddFrontCommand(CLI::App& app, const FrontCommand& command) {
   if (command.plot) cmd->add_option("--plot", g->plot, "Also draw the result into this PNG");
   cmd->callback([g, options, command] {
     const Json result = command.front->Run(Args(options, *g, command.front->name()), OptionFront::kCli);
-    if (g->json) {
-      std::printf("%s\n", result.dump(2).c_str());
-    } else {
-      command.print(result);
-    }
+    PrintResult(command, result, g->json);
     if (!g->plot.empty()) PlotResult(command.front->name(), result, g->plot);
   });
 }

@@ -1,6 +1,7 @@
 // A workload's subcommand, generated from its front (sim/workload/workload_front.h):
 // one flag per option of its table (the first of OptionInfo::flags, else
-// --name-with-dashes; flags take no value), `-o NAME=VALUE` for its dataset
+// --name-with-dashes; flags take no value; a spelling without dashes is a
+// positional argument, as fio's JOBFILE), `-o NAME=VALUE` for its dataset
 // properties as `zfs create -o` takes them, --json, and --plot FILE.png where
 // the workload has a figure. The text report is the workload's TextPrinter,
 // which prints from the same JSON value --json prints.
@@ -24,6 +25,10 @@ struct FrontCommand {
   bool plot;  // whether --plot draws it (bindings/ziosim/plot_cli.py knows the workload)
 };
 
+// Prints `result` as --json (one JSON value on stdout; its "notes" on stderr,
+// where they do not break it) or as the command's text report.
+void PrintResult(const FrontCommand& command, const Json& result, bool json);
+
 // Every workload subcommand made from a front.
 const std::vector<FrontCommand>& FrontCommands();
 const FrontCommand& FindFrontCommand(const std::string& workload);
@@ -35,6 +40,8 @@ void PrintReadersText(const Json& result);
 void PrintWritersText(const Json& result);
 void PrintBlockReadText(const Json& result);
 void PrintDiskBenchText(const Json& result);
+void PrintReplayText(const Json& result);
+void PrintFioText(const Json& result);
 void PrintPersonalityText(const Json& result);
 
 }  // namespace ziosim::cli

@@ -24,8 +24,6 @@ int main(int argc, char** argv) {
   ziosim::cli::AddProfilesCommand(app);
   ziosim::cli::AddTunablesCommand(app);
   ziosim::cli::AddRaidzMapCommand(app);
-  ziosim::cli::AddReplayCommand(app);
-  ziosim::cli::AddFioCommand(app);
   ziosim::cli::AddCalibrateCommand(app);
   try {
     app.parse(argc, argv);

@@ -16,10 +16,8 @@ void Run(const std::string& path, bool json, bool check_only) {
   const Json result = RunScenarioFile(path, check_only, &workload);
   if (check_only) {
     std::printf("%s: ok\n", path.c_str());
-  } else if (json) {
-    std::printf("%s\n", result.dump(2).c_str());
   } else {
-    FindFrontCommand(workload).print(result);
+    PrintResult(FindFrontCommand(workload), result, json);
   }
 }
 

@@ -17,7 +17,7 @@
 #include "models/device/hdd.h"
 #include "models/disksim/disksim_import.h"
 #include "sim/cli/commands.h"
-#include "sim/cli/output_file.h"
+#include "sim/core/output_file.h"
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/trace/disksim_validate_trace.h"

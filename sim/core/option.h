@@ -115,6 +115,13 @@ class OptionTable {
 // ---------------------------------------------------------------- builders
 // Each binds an option to one field of O; `fallback` is read from a default O.
 
+// `&O::field` of a field O inherits, as a member of O, so that a builder makes an
+// Option<O> of it: IntOption("ashift", Field<O>(&O::ashift), ...).
+template <typename O, typename T, typename Base>
+constexpr T O::*Field(T Base::*field) {
+  return field;
+}
+
 template <typename O, typename T, typename Convert>
 Option<O> FieldOption(OptionInfo info, T O::*field, Convert convert) {
   return {std::move(info), [field, convert](O& o, const Json& v, const std::string& label) {
@@ -174,6 +181,15 @@ Option<O> TextListOption(std::string name, std::vector<std::string> O::*field, s
   return FieldOption(OptionInfo{.name = std::move(name), .kind = OptionKind::kTextList, .doc = std::move(doc),
                                 .fallback = Json::array()},
                      field, TextListValue);
+}
+
+// An option with a setter of its own (a parse, a check, several fields), in a
+// scenario file's [workload]: WorkloadOption<O>({.name = "mode", ...}, [](O& o, ...) {...}).
+template <typename O, typename F>
+Option<O> WorkloadOption(OptionInfo info, F set) {
+  info.section = "workload";
+  info.key = info.name;
+  return {std::move(info), std::move(set)};
 }
 
 // Modifiers, applied to a built option: Option<O> x = In("pool", Flags({"--bs"}, SizeOption(...))).

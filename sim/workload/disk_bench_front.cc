@@ -12,45 +12,38 @@ namespace {
 
 using O = DiskBenchOptions;
 
-template <typename F>
-Option<O> Custom(OptionInfo info, F set) {
-  info.section = "workload";
-  info.key = info.name;
-  return {std::move(info), set};
-}
-
 OptionTable<O> Table() {
   return {"disk-bench",
           {
               Required(In("workload", TextOption("drive", &O::drive,
                                                  "Catalog name, a .toml drive file, or disksim:FILE.parv"))),
-              Custom({.name = "pattern", .kind = OptionKind::kText, .doc = "seq or rand", .fallback = "seq"},
-                     [](O& o, const Json& v, const std::string& label) { o.pattern = ParsePattern(TextValue(v, label)); }),
+              WorkloadOption<O>({.name = "pattern", .kind = OptionKind::kText, .doc = "seq or rand", .fallback = "seq"},
+                                [](O& o, const Json& v, const std::string& label) { o.pattern = ParsePattern(TextValue(v, label)); }),
               In("workload", SizeOption("bs", &O::block_bytes, "Block size")),
               In("workload", IntOption("qd", &O::queue_depth, "Commands each job keeps outstanding")),
               In("workload", IntOption("jobs", &O::jobs, "Independent streams")),
               In("workload", RealOption("span", &O::span, "Fraction of the drive addressed, from its start (outer edge)",
                                         "fraction")),
-              Custom({.name = "runtime_s", .kind = OptionKind::kReal, .unit = "s",
-                      .doc = "Simulated seconds to run (exclusive with count)", .fallback = 10,
-                      .flags = {"--runtime", "--runtime-s"}},
-                     [](O& o, const Json& v, const std::string& label) {
-                       const double s = RealValue(v, label);
-                       if (!(s > 0) || s > 1e9) throw InputError(label + ": " + v.dump() + " is not a positive number of seconds");
-                       o.runtime_ns = static_cast<SimTime>(std::llround(s * 1e9));
-                     }),
-              Custom({.name = "count", .kind = OptionKind::kInt, .doc = "Stop after this many I/Os instead of runtime_s",
-                      .fallback = nullptr},
-                     [](O& o, const Json& v, const std::string& label) {
-                       o.count = IntValue(v, label);
-                       if (o.count <= 0) throw InputError(label + ": must be positive (got " + std::to_string(o.count) + ")");
-                     }),
+              WorkloadOption<O>({.name = "runtime_s", .kind = OptionKind::kReal, .unit = "s",
+                                 .doc = "Simulated seconds to run (exclusive with count)", .fallback = 10,
+                                 .flags = {"--runtime", "--runtime-s"}},
+                                [](O& o, const Json& v, const std::string& label) {
+                                  const double s = RealValue(v, label);
+                                  if (!(s > 0) || s > 1e9) throw InputError(label + ": " + v.dump() + " is not a positive number of seconds");
+                                  o.runtime_ns = static_cast<SimTime>(std::llround(s * 1e9));
+                                }),
+              WorkloadOption<O>({.name = "count", .kind = OptionKind::kInt, .doc = "Stop after this many I/Os instead of runtime_s",
+                                 .fallback = nullptr},
+                                [](O& o, const Json& v, const std::string& label) {
+                                  o.count = IntValue(v, label);
+                                  if (o.count <= 0) throw InputError(label + ": must be positive (got " + std::to_string(o.count) + ")");
+                                }),
               In("workload", IntOption("seed", &O::seed, "Random seed: same seed, same results")),
-              Custom({.name = "policy", .kind = OptionKind::kText,
-                      .doc = "HDD queue policy: sptf (NCQ reordering) or fifo", .fallback = "sptf"},
-                     [](O& o, const Json& v, const std::string& label) {
-                       o.policy = ParseQueuePolicy(TextValue(v, label));  // names --policy: the front respells it
-                     }),
+              WorkloadOption<O>({.name = "policy", .kind = OptionKind::kText,
+                                 .doc = "HDD queue policy: sptf (NCQ reordering) or fifo", .fallback = "sptf"},
+                                [](O& o, const Json& v, const std::string& label) {
+                                  o.policy = ParseQueuePolicy(TextValue(v, label));  // names --policy: the front respells it
+                                }),
           }};
 }
 

@@ -74,16 +74,19 @@ std::string Us(int64_t ns) {
   return buf;
 }
 
-void PrintDirection(std::string* out, const char* name, const FioDirection& d, SimTime runtime_ns) {
+// One direction of an entry of the report's jobs[], over the entry's runtime.
+void PrintDirection(std::string* out, const char* name, const Json& j, SimTime runtime_ns) {
+  const FioDirection d{.io_bytes = j["io_bytes"].get<int64_t>(), .total_ios = j["total_ios"].get<int64_t>()};
   if (d.total_ios == 0) return;
+  const Json& clat = j["clat_ns"];
   char buf[320];
   std::snprintf(buf, sizeof buf,
                 "  %s: IOPS=%.1f, BW=%.2f MB/s (%.2f MiB/s), %lld ios in %.3f s\n"
                 "    clat (usec): mean=%.1f, p50=%s, p99=%s, max=%s\n",
                 name, FioIops(d, runtime_ns), FioBytesPerSec(d, runtime_ns) / 1e6,
                 FioBytesPerSec(d, runtime_ns) / (1 << 20), static_cast<long long>(d.total_ios), NsToSec(runtime_ns),
-                d.clat.mean_ns() / 1e3, Us(d.clat.Percentile(50)).c_str(), Us(d.clat.Percentile(99)).c_str(),
-                Us(d.clat.max_ns()).c_str());
+                clat["mean"].get<double>() / 1e3, Us(clat["percentile"]["50.000000"].get<int64_t>()).c_str(),
+                Us(clat["percentile"]["99.000000"].get<int64_t>()).c_str(), Us(clat["max"].get<int64_t>()).c_str());
   *out += buf;
 }
 
@@ -146,7 +149,14 @@ nlohmann::ordered_json FioJson(const FioJobFile& file, const FioResult& result) 
     j["write"] = DirectionJson(r.write, r.runtime_ns);
     j["trim"] = DirectionJson(FioDirection{}, 0);
     j["job_runtime"] = static_cast<int64_t>(std::llround(NsToMs(r.runtime_ns)));
-    j["ziosim"] = {{"clones", r.clones}, {"effective_iodepth", r.effective_iodepth}};
+    // The job as ziosim read it (fio's "job options" are the text), and the exact runtime.
+    j["ziosim"] = {{"clones", r.clones},
+                   {"effective_iodepth", r.effective_iodepth},
+                   {"rw", std::string(FioRwName(r.job->rw))},
+                   {"bs_bytes", r.job->bs_bytes},
+                   {"ioengine", std::string(FioEngineName(r.job->ioengine))},
+                   {"iodepth", r.job->iodepth},
+                   {"runtime_ns", r.runtime_ns}};
     jobs.push_back(std::move(j));
   }
   doc["jobs"] = std::move(jobs);
@@ -164,28 +174,34 @@ nlohmann::ordered_json FioJson(const FioJobFile& file, const FioResult& result) 
   return doc;
 }
 
-std::string FioNormalText(const FioJobFile& file, const FioResult& result) {
+std::string FioNormalText(const nlohmann::ordered_json& report) {
   std::string out;
-  for (const FioReport& r : FioReports(file.jobs, result)) {
+  for (const Json& j : report["jobs"]) {
+    const Json& z = j["ziosim"];
     char head[320];
     std::snprintf(head, sizeof head,
                   "%s: (groupid=%d, jobs=%d): rw=%s, bs=%lld, ioengine=%s, iodepth=%d (in flight: %d)\n",
-                  r.jobname.c_str(), r.groupid, r.clones, std::string(FioRwName(r.job->rw)).c_str(),
-                  static_cast<long long>(r.job->bs_bytes), std::string(FioEngineName(r.job->ioengine)).c_str(),
-                  r.job->iodepth, r.effective_iodepth);
+                  j["jobname"].get<std::string>().c_str(), j["groupid"].get<int>(), z["clones"].get<int>(),
+                  z["rw"].get<std::string>().c_str(), static_cast<long long>(z["bs_bytes"].get<int64_t>()),
+                  z["ioengine"].get<std::string>().c_str(), z["iodepth"].get<int>(), z["effective_iodepth"].get<int>());
     out += head;
-    PrintDirection(&out, "read", r.read, r.runtime_ns);
-    PrintDirection(&out, "write", r.write, r.runtime_ns);
+    const SimTime runtime_ns = z["runtime_ns"].get<SimTime>();
+    PrintDirection(&out, "read", j["read"], runtime_ns);
+    PrintDirection(&out, "write", j["write"], runtime_ns);
   }
   out += "\nDisk stats (simulated):\n";
-  for (const FioDiskUtil& d : result.disks) {
+  for (const Json& d : report["disk_util"]) {
     char line[200];
-    std::snprintf(line, sizeof line, "  %s: ios=%llu/%llu, util=%.2f%%\n", d.name.c_str(),
-                  static_cast<unsigned long long>(d.read_ios), static_cast<unsigned long long>(d.write_ios),
-                  d.util_pct);
+    std::snprintf(line, sizeof line, "  %s: ios=%llu/%llu, util=%.2f%%\n", d["name"].get<std::string>().c_str(),
+                  static_cast<unsigned long long>(d["read_ios"].get<uint64_t>()),
+                  static_cast<unsigned long long>(d["write_ios"].get<uint64_t>()), d["util"].get<double>());
     out += line;
   }
   return out;
+}
+
+std::string FioReportText(const nlohmann::ordered_json& report, const std::string& format) {
+  return format == "json" ? report.dump(2) + "\n" : FioNormalText(report);
 }
 
 }  // namespace ziosim

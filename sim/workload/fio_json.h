@@ -37,9 +37,14 @@ std::vector<FioReport> FioReports(const std::vector<FioJob>& jobs, const FioResu
 double FioBytesPerSec(const FioDirection& d, SimTime runtime_ns);
 double FioIops(const FioDirection& d, SimTime runtime_ns);
 
+// jobs[].ziosim adds what fio's JSON lacks: the job as ziosim parsed it (rw, bs_bytes,
+// ioengine, iodepth), the clones and I/Os really in flight, and the exact runtime_ns.
 nlohmann::ordered_json FioJson(const FioJobFile& file, const FioResult& result);
-// fio's "normal" output in short: per entry bandwidth, IOPS and clat mean/p50/p99, then disk util.
-std::string FioNormalText(const FioJobFile& file, const FioResult& result);
+// fio's "normal" output in short, from FioJson's `report`: per entry bandwidth, IOPS and
+// clat mean/p50/p99, then disk util.
+std::string FioNormalText(const nlohmann::ordered_json& report);
+// The report as `--output-format` `format` (json or normal) prints it.
+std::string FioReportText(const nlohmann::ordered_json& report, const std::string& format);
 
 }  // namespace ziosim
 

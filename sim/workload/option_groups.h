@@ -1,7 +1,9 @@
 // The option groups several workloads share, declared once (option.h): the
-// pool and its era, the dataset's properties, and the read path's caches and
-// layout. Each is a template over the workload's options struct, which names
-// its fields alike (pool, ashift, profile, settings, seed, recordsize, ...).
+// pool and its era, the dataset's properties, the read path's caches and
+// layout, and a target that is a drive or a pool. Each is a template over the
+// workload's options struct, which names its fields alike (pool, ashift,
+// profile, settings, seed, recordsize, ...) or inherits them (fio's options
+// are ReadersOptions and its own: Field).
 #ifndef ZIOSIM_SIM_WORKLOAD_OPTION_GROUPS_H_
 #define ZIOSIM_SIM_WORKLOAD_OPTION_GROUPS_H_
 
@@ -40,15 +42,26 @@ Option<O> PoolOption(const std::string& example) {
   return Required(In("pool", TextOption("pool", &O::pool, "Pool in zpool syntax, e.g. \"" + example + "\""), "spec"));
 }
 
-// The pool's era, its tunables, its sector size and the run's seed: every pool workload's last options.
+// The pool's era, its tunables and its sector size.
+template <typename O>
+std::vector<Option<O>> PoolEraGroup() {
+  return {
+      In("pool", TextOption("profile", Field<O>(&O::profile),
+                            "Era profile (see `ziosim profiles`), or a .toml profile file")),
+      TunablesOption(Field<O>(&O::settings)),
+      In("pool", IntOption("ashift", Field<O>(&O::ashift), "Sector shift of the pool: 9 or 12")),
+  };
+}
+
+template <typename O>
+Option<O> SeedOption() {
+  return In("workload", IntOption("seed", Field<O>(&O::seed), "Random seed: same seed, same results"));
+}
+
+// The pool's era and the run's seed: every pool workload's last options.
 template <typename O>
 std::vector<Option<O>> EraGroup() {
-  return {
-      In("pool", TextOption("profile", &O::profile, "Era profile (see `ziosim profiles`), or a .toml profile file")),
-      TunablesOption(&O::settings),
-      In("pool", IntOption("ashift", &O::ashift, "Sector shift of the pool: 9 or 12")),
-      In("workload", IntOption("seed", &O::seed, "Random seed: same seed, same results")),
-  };
+  return Concat<O>({PoolEraGroup<O>(), {SeedOption<O>()}});
 }
 
 // `compression`: the property's values ziosim models (lz4 decompression,
@@ -77,26 +90,68 @@ Option<O> CompressionOption() {
 template <typename O>
 std::vector<Option<O>> FileDatasetGroup() {
   return {
-      DatasetProperty(In("dataset", SizeOption("recordsize", &O::recordsize,
+      DatasetProperty(In("dataset", SizeOption("recordsize", Field<O>(&O::recordsize),
                                                 "Dataset recordsize: a power of two from 512 to 16M"))),
+  };
+}
+
+// What the caches hold and where old data lies on the disks.
+template <typename O>
+std::vector<Option<O>> CacheGroup() {
+  return {
+      DatasetProperty(In("dataset", TextOption("primarycache", Field<O>(&O::primarycache),
+                                               "What the ARC keeps of the files: all, metadata or none"))),
+      In("pool", TextOption("layout", Field<O>(&O::layout),
+                            "On-disk layout: sequential, writers:N, shuffle:K, fragmented:PCT, sendrecv")),
+      In("dataset", SizeOption("arc_max", Field<O>(&O::arc_max), "ARC size; 0: the tunable zfs_arc_max", false)),
+      In("dataset", TextOption("l2arc", Field<O>(&O::l2arc), "Cache device drive (catalog name); default none")),
   };
 }
 
 // What the read path holds: compression, caching, the layout of old data.
 template <typename O>
 std::vector<Option<O>> ReadPathGroup() {
-  return {
-      CompressionOption<O>(),
-      DatasetProperty(In("dataset", RealOption("compressratio", &O::compression,
-                                               "The data's compression ratio, logical / physical, 1 to 100",
-                                               "ratio"))),
-      DatasetProperty(In("dataset", TextOption("primarycache", &O::primarycache,
-                                               "What the ARC keeps of the files: all, metadata or none"))),
-      In("pool", TextOption("layout", &O::layout,
-                            "On-disk layout: sequential, writers:N, shuffle:K, fragmented:PCT, sendrecv")),
-      In("dataset", SizeOption("arc_max", &O::arc_max, "ARC size; 0: the tunable zfs_arc_max", false)),
-      In("dataset", TextOption("l2arc", &O::l2arc, "Cache device drive (catalog name); default none")),
-  };
+  return Concat<O>({{CompressionOption<O>(),
+                     DatasetProperty(In("dataset", RealOption("compressratio", Field<O>(&O::compression),
+                                                              "The data's compression ratio, logical / physical, "
+                                                              "1 to 100",
+                                                              "ratio")))},
+                    CacheGroup<O>()});
+}
+
+// ---------------------------------------------------------------- a drive or a pool
+
+// `--target`: a drive, or a pool in zpool syntax (IsPoolTarget); `on_pool` says what a pool target means.
+template <typename O>
+Option<O> TargetOption(const std::string& on_pool) {
+  return Required(In("workload", TextOption("target", &O::target,
+                                            "A drive (catalog name, a .toml drive file, or disksim:FILE.parv), or a "
+                                            "pool in zpool syntax (\"mirror 2xwd-re4-1tb\", 1xDRIVE for one disk): " +
+                                                on_pool)));
+}
+
+// `options` as options of a pool target only: each, when given, records its
+// flag in O::pool_options_given, so that a drive target refuses it by name
+// (RefusePoolOptions).
+template <typename O>
+std::vector<Option<O>> PoolOnly(std::vector<Option<O>> options) {
+  for (Option<O>& option : options) {
+    option.info.doc += " (a pool target only)";
+    option.set = [set = std::move(option.set), flag = option.info.Label(OptionFront::kCli)](
+                     O& o, const Json& v, const std::string& label) {
+      set(o, v, label);
+      o.pool_options_given.push_back(flag);
+    };
+  }
+  return options;
+}
+
+// The first pool option given with the drive `target` (`drive`: "a drive", "a raw drive"), as an InputError.
+inline void RefusePoolOptions(const std::vector<std::string>& given, const std::string& target,
+                              const std::string& drive) {
+  if (given.empty()) return;
+  throw InputError(given.front() + ": applies to a pool target, and --target " + target + " is " + drive +
+                   " (write 1x" + target + " for a one-disk pool)");
 }
 
 }  // namespace ziosim

@@ -4,7 +4,6 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <limits>
 #include <memory>
 
 #include "models/catalog/catalog.h"
@@ -115,32 +114,6 @@ int64_t TraceExtent(const std::string& path, TraceFormat format, const TraceRead
   return end;
 }
 
-// Numbers that may be undefined (no measured latencies) are null in JSON.
-nlohmann::ordered_json NumberOrNull(double v) {
-  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
-}
-
-nlohmann::ordered_json ComparisonJson(const ReplayComparison& c) {
-  const bool measured = c.measured_requests > 0;
-  const double none = std::numeric_limits<double>::quiet_NaN();
-  nlohmann::ordered_json j;
-  j["requests"] = c.requests;
-  j["sim_mean_ms"] = c.simulated.mean_ms;
-  j["sim_p50_ms"] = c.simulated.p50_ms;
-  j["sim_p90_ms"] = c.simulated.p90_ms;
-  j["sim_p99_ms"] = c.simulated.p99_ms;
-  j["measured_requests"] = c.measured_requests;
-  j["measured_mean_ms"] = NumberOrNull(measured ? c.measured.mean_ms : none);
-  j["measured_p50_ms"] = NumberOrNull(measured ? c.measured.p50_ms : none);
-  j["measured_p90_ms"] = NumberOrNull(measured ? c.measured.p90_ms : none);
-  j["measured_p99_ms"] = NumberOrNull(measured ? c.measured.p99_ms : none);
-  j["sim_mean_of_measured_ms"] = NumberOrNull(measured ? c.simulated_measured.mean_ms : none);
-  j["demerit_ms"] = NumberOrNull(c.demerit_ms);
-  j["demerit_pct"] = NumberOrNull(c.demerit_pct);
-  j["mean_error_pct"] = NumberOrNull(c.mean_error_pct);
-  return j;
-}
-
 int64_t RoundUp(int64_t v, int64_t unit) { return (v + unit - 1) / unit * unit; }
 
 }  // namespace
@@ -229,61 +202,6 @@ PoolReplayResult ReplayTraceOnPool(const std::string& trace_path, TraceFormat fo
   CheckPoolQuiescent(pool, sim.now());
   if (cache != nullptr) CheckDeviceAccounting(*cache, sim.now());
   return out;
-}
-
-nlohmann::ordered_json ReplaySummaryJson(const ReplaySummary& s) {
-  const ReplayResult& r = s.result;
-  nlohmann::ordered_json j;
-  j["trace"] = s.trace_path;
-  j["format"] = TraceFormatName(s.format);
-  j["target"] = s.target;
-  j["target_kind"] = s.target_kind;
-  j["mode"] = ReplayModeName(s.options);
-  j["speed"] = s.options.speed;
-  j["reads"] = r.reads;
-  j["writes"] = r.writes;
-  j["bytes"] = r.bytes;
-  j["elapsed_s"] = NsToSec(r.end_ns);
-  j["mb_s"] = r.mb_s;
-  j["iops"] = r.iops;
-  j.update(ComparisonJson(r.all));  // requests, sim_*, measured_*, demerit_*, mean_error_pct
-  j["read"] = ComparisonJson(r.read);
-  j["write"] = ComparisonJson(r.write);
-  if (s.options.per_device) {
-    nlohmann::ordered_json devices = nlohmann::ordered_json::array();
-    for (const ReplayDeviceComparison& d : r.devices) {
-      nlohmann::ordered_json one;
-      one["device"] = FormatTraceDevice(s.format, d.device);
-      one.update(ComparisonJson(d.comparison));
-      devices.push_back(one);
-    }
-    j["devices"] = devices;
-  }
-  j["skipped"] = s.trace_stats.skipped;
-  j["ignored"] = s.trace_stats.ignored;
-  j["unmatched"] = s.trace_stats.unmatched;
-  j["skipped_writes"] = r.skipped_writes;
-  j["other_devices"] = r.other_devices;
-  j["devices_seen"] = r.devices_seen;
-  j["wrapped"] = r.wrapped;
-  j["realigned"] = r.realigned;
-  j["max_waiting"] = r.max_waiting;
-  j["exact_quantiles"] = r.exact_quantiles;
-  if (s.pool != nullptr) {
-    const PoolReplayResult& p = *s.pool;
-    j["profile"] = p.profile;
-    j["volblocksize"] = p.volblocksize;
-    j["volsize"] = p.volsize;
-    j["arc_hit_pct"] = p.arc_hit_pct;
-    j["arc_hits"] = p.arc.hits;
-    j["arc_misses"] = p.arc.misses;
-    j["prefetch_reads"] = p.dmu.prefetch_reads;
-    j["disk_bytes_read"] = p.disk_bytes_read;
-    j["disk_bytes_written"] = p.disk_bytes_written;
-    j["disks"] = DisksToJson(p.disks);
-  }
-  j["wall_seconds"] = r.wall_seconds;
-  return j;
 }
 
 }  // namespace ziosim

@@ -31,8 +31,6 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "sim/trace/trace_reader.h"
 #include "sim/workload/replay.h"
 #include "sim/zfs/arc.h"
@@ -92,24 +90,6 @@ struct PoolReplayResult {
 PoolReplayResult ReplayTraceOnPool(const std::string& trace_path, TraceFormat format,
                                    const TraceReaderOptions& reader_options, const PoolReplayOptions& pool_options,
                                    const ReplayOptions& options, const ReplayRequestCallback& on_request = {});
-
-// Everything the summary of one replay, on a drive or a pool, is made of.
-struct ReplaySummary {
-  const std::string& trace_path;
-  TraceFormat format;
-  const TraceReadStats& trace_stats;
-  const std::string& target;  // drive name or canonical pool spec
-  const char* target_kind;    // "drive" or "pool"
-  const ReplayOptions& options;
-  const ReplayResult& result;
-  const PoolReplayResult* pool = nullptr;  // pool targets only
-};
-// The object `ziosim replay --json` prints and ziosim.replay() returns:
-// counts, the comparison of all requests at the top level, "read" and "write"
-// (and "devices" with per_device) as objects of the same keys, trace-reader
-// counts, and for a pool the zvol, ARC and per-disk figures. Undefined numbers
-// (nothing measured) are null.
-nlohmann::ordered_json ReplaySummaryJson(const ReplaySummary& s);
 
 }  // namespace ziosim
 

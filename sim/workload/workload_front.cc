@@ -5,7 +5,9 @@
 namespace ziosim {
 
 const std::vector<const WorkloadFront*>& WorkloadFronts() {
-  static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(), &WritersFront(), &PersonalityFront()};
+  static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(),
+                                                           &WritersFront(),   &ReplayFront(),    &FioFront(),
+                                                           &PersonalityFront()};
   return fronts;
 }
 

@@ -25,7 +25,8 @@ class WorkloadFront {
   virtual const std::string& summary() const = 0;  // one line, for --help
   virtual std::vector<OptionInfo> options() const = 0;
   // Parses `args` (as `front` gives them) and runs the workload. Throws
-  // InputError for bad input, naming the option in the caller's language.
+  // InputError for bad input, naming the option in the caller's language; the
+  // result's "notes" (what the reader should know of the run) name them so too.
   virtual Json Run(const OptionArgs& args, OptionFront front) const = 0;
   // Everything Run checks, without simulating.
   virtual void Check(const OptionArgs& args, OptionFront front) const = 0;
@@ -44,7 +45,13 @@ class TableWorkload final : public WorkloadFront {
   const std::string& summary() const override { return summary_; }
   std::vector<OptionInfo> options() const override { return table_.infos(); }
   Json Run(const OptionArgs& args, OptionFront front) const override {
-    return Respelt(front, [&] { return run_(ApplyOptions(table_, args, front)); });
+    return Respelt(front, [&] {
+      Json result = run_(ApplyOptions(table_, args, front));
+      if (result.contains("notes")) {
+        for (Json& note : result["notes"]) note = RespellOptionError(table_.infos(), note.get<std::string>(), front);
+      }
+      return result;
+    });
   }
   void Check(const OptionArgs& args, OptionFront front) const override {
     Respelt(front, [&] {
@@ -79,7 +86,9 @@ const WorkloadFront& FindWorkloadFront(std::string_view name);
 // The fronts, one per file (*_front.cc).
 const WorkloadFront& BlockReadFront();
 const WorkloadFront& DiskBenchFront();
+const WorkloadFront& FioFront();
 const WorkloadFront& ReadersFront();
+const WorkloadFront& ReplayFront();
 const WorkloadFront& WritersFront();
 const WorkloadFront& PersonalityFront();  // `workload`
 

@@ -65,7 +65,7 @@ def test_errors_are_value_errors_with_the_cli_message(tmp_path):
     assert ziosim.replay(trace, MIRROR, reads_only=True).iloc[0]["skipped_writes"] == 1
     with pytest.raises(ValueError, match="volblocksize: applies to a pool target, and target wd-re4-1tb is a drive"):
         ziosim.replay(trace, "wd-re4-1tb", volblocksize="8K")
-    with pytest.raises(ValueError, match="speed: only applies to mode 'open'"):
+    with pytest.raises(ValueError, match="speed: only applies to mode open"):
         ziosim.replay(trace, "wd-re4-1tb", mode="closed:2", speed=2)
 
 
@@ -76,3 +76,30 @@ def test_msr_sample_on_a_sensible_drive():
     row = ziosim.replay(path, "wd-re4-1tb", reads_only=True).iloc[0]
     assert row["requests"] == 508 and row["skipped_writes"] == 492
     assert math.isfinite(row["demerit_ms"]) and math.isfinite(row["mean_error_pct"])
+
+
+def test_errors_and_notes_name_the_keyword_arguments(tmp_path):
+    trace = _msr(tmp_path, _reads(2) + [(3_000_000, 1, "Read", 0, 4096, 10)])
+    with pytest.raises(ValueError, match=r"^volblocksize: applies to a pool target, and target wd-re4-1tb is a drive "
+                                         r"\(write 1xwd-re4-1tb for a one-disk pool\)$"):
+        ziosim.replay(trace, "wd-re4-1tb", volblocksize="8K")
+    with pytest.raises(ValueError, match="^policy: only applies to a drive target"):
+        ziosim.replay(trace, MIRROR, policy="fifo")
+    with pytest.raises(ValueError, match=r"^speed: must be a positive number \(got nan\)$"):
+        ziosim.replay(trace, "wd-re4-1tb", speed=float("nan"))
+    with pytest.raises(ValueError, match="^limit: must not be negative"):
+        ziosim.replay(trace, "wd-re4-1tb", limit=-1)
+    notes = ziosim.replay(trace, "wd-re4-1tb").attrs["notes"]
+    assert notes == ["the trace holds 2 devices, all replayed onto wd-re4-1tb "
+                     "(device N replays one, per_device compares each)"]
+
+
+def test_per_request_csv_is_the_rows_of_per_request_true(tmp_path):
+    trace = _msr(tmp_path, _reads(4))
+    csv = tmp_path / "rows.csv"
+    summary = ziosim.replay(trace, "generic-ssd", per_request=str(csv))
+    assert len(summary) == 1  # a file asked: the summary row, as without per_request
+    rows = ziosim.replay(trace, "generic-ssd", per_request=True)
+    from_file = pd.read_csv(csv)
+    assert list(from_file.columns) == list(rows.columns)
+    pd.testing.assert_frame_equal(from_file, rows, check_dtype=False)

@@ -106,4 +106,34 @@ TEST(FioCliTest, IgnoredIodepthIsNotedOnStderr) {
   EXPECT_EQ(nlohmann::json::parse(run.out)["jobs"][0]["ziosim"]["effective_iodepth"], 1);
 }
 
+TEST(FioCliTest, JsonIsTheResultWithFiosReportInside) {
+  SKIP_WITHOUT_CLI();
+  const TempPath job("zfs_json.fio",
+                     "[j]\nrw=randread\nbs=4k\nioengine=libaio\ndirect=1\niodepth=8\nsize=8m\nruntime=200ms\n");
+  const CliRun run = RunCli("fio '" + job.str() + "' --target 1xgeneric-ssd --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["workload"], "fio");
+  EXPECT_EQ(j["target_kind"], "pool");
+  EXPECT_EQ(j["fio"]["fio version"], "ziosim-fio");
+  const nlohmann::json& z = j["fio"]["jobs"][0]["ziosim"];
+  EXPECT_EQ(z["rw"], "randread");
+  EXPECT_EQ(z["bs_bytes"], 4096);
+  EXPECT_EQ(z["iodepth"], 8);
+  ASSERT_EQ(j["notes"].size(), 1u);
+  // With --json the notes go to stderr too: stdout is one JSON value.
+  EXPECT_NE(run.err.find("ziosim: note: " + j["notes"][0].get<std::string>()), std::string::npos) << run.err;
+}
+
+TEST(FioCliTest, ScenarioFileTakesTheJobText) {
+  SKIP_WITHOUT_CLI();
+  const TempPath toml("fio.toml", std::string("[workload]\nkind = \"fio\"\ntarget = \"generic-ssd\"\n") +
+                                      "output_format = \"json\"\njobfile = \"\"\"\n" + kJob + "\"\"\"\n");
+  const CliRun run = RunCli("run '" + toml.str() + "'");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);  // fio's report, as --output-format json prints it
+  EXPECT_EQ(j["jobs"][0]["jobname"], "qd4");
+  EXPECT_EQ(j["jobs"][0]["ziosim"]["effective_iodepth"], 4);
+}
+
 }  // namespace

@@ -26,17 +26,21 @@ TEST(ReplayCliTest, JsonHasTheDocumentedKeys) {
   const CliRun run = RunCli("replay '" + Fixture("msr.csv") + "' --target wd-re4-1tb --json");
   ASSERT_EQ(run.status, 0) << run.out << run.err;
   const nlohmann::json j = nlohmann::json::parse(run.out);
-  for (const char* key : {"requests", "sim_mean_ms", "sim_p99_ms", "measured_mean_ms", "demerit_ms",
-                          "mean_error_pct", "skipped", "mb_s", "iops", "sim_p50_ms"}) {
-    EXPECT_TRUE(j.contains(key)) << key;
-  }
-  EXPECT_EQ(j["requests"], 3);
+  EXPECT_EQ(j["workload"], "replay");
   EXPECT_EQ(j["format"], "msr");
   EXPECT_EQ(j["mode"], "open");
-  EXPECT_EQ(j["skipped"], 0);
-  EXPECT_NEAR(j["measured_mean_ms"].get<double>(), (0.2800 + 0.2617 + 4.3438) / 3, 1e-12);
-  EXPECT_GT(j["sim_mean_ms"].get<double>(), 0);
-  EXPECT_GT(j["demerit_ms"].get<double>(), 0);
+  EXPECT_EQ(j["target_kind"], "drive");
+  ASSERT_EQ(j["runs"].size(), 1u);
+  const nlohmann::json& r = j["runs"][0];
+  for (const char* key : {"requests", "sim_mean_ms", "sim_p99_ms", "measured_mean_ms", "demerit_ms",
+                          "mean_error_pct", "skipped", "throughput_mb_s", "iops", "sim_p50_ms"}) {
+    EXPECT_TRUE(r.contains(key)) << key;
+  }
+  EXPECT_EQ(r["requests"], 3);
+  EXPECT_EQ(r["skipped"], 0);
+  EXPECT_NEAR(r["measured_mean_ms"].get<double>(), (0.2800 + 0.2617 + 4.3438) / 3, 1e-12);
+  EXPECT_GT(r["sim_mean_ms"].get<double>(), 0);
+  EXPECT_GT(r["demerit_ms"].get<double>(), 0);
 }
 
 TEST(ReplayCliTest, TextOutputWithoutMeasuredLatencies) {
@@ -52,7 +56,7 @@ TEST(ReplayCliTest, JsonNullsTheComparisonWithoutMeasuredLatencies) {
   SKIP_WITHOUT_CLI();
   const CliRun run = RunCli("replay '" + Fixture("cloudphysics.csv") + "' --target generic-7200-hdd --json --speed 1000");
   ASSERT_EQ(run.status, 0) << run.out << run.err;
-  const nlohmann::json j = nlohmann::json::parse(run.out);
+  const nlohmann::json j = nlohmann::json::parse(run.out)["runs"][0];
   EXPECT_EQ(j["requests"], 3);
   EXPECT_TRUE(j["measured_mean_ms"].is_null());
   EXPECT_TRUE(j["demerit_ms"].is_null());
@@ -72,7 +76,7 @@ TEST(ReplayCliTest, SkipBadCountsTheSkippedLines) {
   const TempPath bad("skip.csv", "1000,hm,0,Read,0,512,1\n1001,hm,0,Read,0,oops,1\n1002,hm,0,Read,512,512,1\n");
   const CliRun run = RunCli("replay '" + bad.str() + "' --target wd-re4-1tb --skip-bad --json");
   ASSERT_EQ(run.status, 0) << run.err;
-  const nlohmann::json j = nlohmann::json::parse(run.out);
+  const nlohmann::json j = nlohmann::json::parse(run.out)["runs"][0];
   EXPECT_EQ(j["skipped"], 1);
   EXPECT_EQ(j["requests"], 2);
   EXPECT_NE(run.err.find("skipped 1 malformed line (--skip-bad); the first: " + bad.str() + ":2: field Size"),
@@ -139,14 +143,15 @@ TEST(ReplayCliTest, PoolTargetReplaysAZvolAndReportsTheDisks) {
   const nlohmann::json j = nlohmann::json::parse(run.out);
   EXPECT_EQ(j["target_kind"], "pool");
   EXPECT_EQ(j["target"], "mirror 2xwd-re4-1tb");
-  EXPECT_EQ(j["requests"], 2);
-  EXPECT_EQ(j["skipped_writes"], 1);
-  EXPECT_EQ(j["volblocksize"], 16384);  // the default profile is OpenZFS 2.2
-  EXPECT_EQ(j["disks"].size(), 2u);
-  EXPECT_GT(j["disk_bytes_read"].get<int64_t>(), 0);
-  EXPECT_TRUE(j.contains("arc_hit_pct"));
-  EXPECT_EQ(j["read"]["requests"], 2);
-  EXPECT_EQ(j["write"]["requests"], 0);
+  EXPECT_EQ(j["volblocksize_bytes"], 16384);  // the default profile is OpenZFS 2.2
+  const nlohmann::json& r = j["runs"][0];
+  EXPECT_EQ(r["requests"], 2);
+  EXPECT_EQ(r["skipped_writes"], 1);
+  EXPECT_EQ(r["disks"].size(), 2u);
+  EXPECT_GT(r["disk_bytes_read"].get<int64_t>(), 0);
+  EXPECT_TRUE(r.contains("arc_hit_pct"));
+  EXPECT_EQ(r["read"]["requests"], 2);
+  EXPECT_EQ(r["write"]["requests"], 0);
   EXPECT_NE(run.err.find("the trace holds 2 devices, all replayed onto mirror 2xwd-re4-1tb"), std::string::npos)
       << run.err;
   // A one-disk pool is 1xDRIVE; the era sets the default volblocksize.
@@ -155,8 +160,8 @@ TEST(ReplayCliTest, PoolTargetReplaysAZvolAndReportsTheDisks) {
   ASSERT_EQ(one.status, 0) << one.err;
   const nlohmann::json k = nlohmann::json::parse(one.out);
   EXPECT_EQ(k["target_kind"], "pool");
-  EXPECT_EQ(k["volblocksize"], 8192);
-  EXPECT_EQ(k["disks"].size(), 1u);
+  EXPECT_EQ(k["volblocksize_bytes"], 8192);
+  EXPECT_EQ(k["runs"][0]["disks"].size(), 1u);
   // --per-request works on a pool as on a drive: one row per replayed read.
   const TempPath csv("pool_rows.csv");
   const CliRun rows = RunCli("replay '" + Fixture("msr.csv") + "' --target 1xwd-re4-1tb --reads-only --per-request '" +
@@ -194,7 +199,7 @@ TEST(ReplayCliTest, DeviceAndPerDevice) {
   const std::string trace = "'" + Fixture("msr.csv") + "'";
   CliRun run = RunCli("replay " + trace + " --target wd-re4-1tb --per-device --json");
   ASSERT_EQ(run.status, 0) << run.err;
-  nlohmann::json j = nlohmann::json::parse(run.out);
+  nlohmann::json j = nlohmann::json::parse(run.out)["runs"][0];
   ASSERT_EQ(j["devices"].size(), 2u);
   EXPECT_EQ(j["devices"][0]["device"], "0");
   EXPECT_EQ(j["devices"][0]["requests"], 2);
@@ -202,7 +207,7 @@ TEST(ReplayCliTest, DeviceAndPerDevice) {
   EXPECT_NEAR(j["devices"][1]["measured_mean_ms"].get<double>(), 4.3438, 1e-12);
   run = RunCli("replay " + trace + " --target wd-re4-1tb --device 1 --json");
   ASSERT_EQ(run.status, 0) << run.err;
-  j = nlohmann::json::parse(run.out);
+  j = nlohmann::json::parse(run.out)["runs"][0];
   EXPECT_EQ(j["requests"], 1);
   EXPECT_EQ(j["other_devices"], 2);
   EXPECT_EQ(run.err, "");  // one device picked: no note
@@ -225,11 +230,50 @@ TEST(ReplayCliTest, ValidateModeOnADisksimTraceMatchesValidateDisksim) {
                           "atlas_III.parv' --mode validate --json");
   ASSERT_EQ(a.status, 0) << a.err;
   ASSERT_EQ(b.status, 0) << b.err;
-  const nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  const nlohmann::json ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out)["runs"][0];
   EXPECT_EQ(ja["requests"], jb["requests"]);
   EXPECT_DOUBLE_EQ(ja["sim_mean_ms"].get<double>(), jb["sim_mean_ms"].get<double>());
   EXPECT_NEAR(ja["demerit_ms"].get<double>(), jb["demerit_ms"].get<double>(), 1e-9);
   EXPECT_NEAR(ja["mean_error_pct"].get<double>(), jb["mean_error_pct"].get<double>(), 1e-9);
+}
+
+TEST(ReplayCliTest, SkipBadNoteIsInTheTextReport) {
+  SKIP_WITHOUT_CLI();
+  const TempPath bad("skip_text.csv", "1000,hm,0,Read,0,512,1\n1001,hm,0,Read,0,oops,1\n1002,hm,0,Read,512,512,1\n");
+  const CliRun run = RunCli("replay '" + bad.str() + "' --target wd-re4-1tb --skip-bad");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("note       skipped 1 malformed line (--skip-bad); the first: " + bad.str() + ":2:"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST(ReplayCliTest, ScenarioFileRunsTheSameReplay) {
+  SKIP_WITHOUT_CLI();
+  const TempPath toml("replay.toml", "[workload]\nkind = \"replay\"\ntrace = \"" + Fixture("msr.csv") +
+                                         "\"\ntarget = \"wd-re4-1tb\"\nmode = \"closed:2\"\nper_device = true\n");
+  const CliRun file = RunCli("run '" + toml.str() + "' --json");
+  const CliRun line = RunCli("replay '" + Fixture("msr.csv") + "' --target wd-re4-1tb --mode closed:2 --per-device --json");
+  ASSERT_EQ(file.status, 0) << file.err;
+  ASSERT_EQ(line.status, 0) << line.err;
+  nlohmann::json a = nlohmann::json::parse(file.out), b = nlohmann::json::parse(line.out);
+  for (nlohmann::json* j : {&a, &b}) {
+    (*j)["runs"][0].erase("wall_seconds");
+    j->erase("notes");  // each front spells the options it names its own way
+  }
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a["mode"], "closed:2");
+  EXPECT_EQ(a["runs"][0]["devices"].size(), 2u);
+  // The note names the option as the file spells it.
+  EXPECT_NE(file.err.find("(workload.device N replays one, workload.per_device compares each)"), std::string::npos)
+      << file.err;
+
+  const TempPath pool_only("replay_bad.toml", "[workload]\nkind = \"replay\"\ntrace = \"" + Fixture("msr.csv") +
+                                                  "\"\ntarget = \"wd-re4-1tb\"\n[dataset]\nvolblocksize = \"8K\"\n");
+  const CliRun bad = RunCli("run '" + pool_only.str() + "'");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_EQ(bad.err, "ziosim: " + pool_only.str() +
+                         ":6: dataset.volblocksize: applies to a pool target, and workload.target wd-re4-1tb is a "
+                         "drive (write 1xwd-re4-1tb for a one-disk pool)\n");
 }
 
 }  // namespace

@@ -1,15 +1,13 @@
-// Output pieces the subcommands share: a file that appears only once it is
-// complete, exact number formatting for CSV, and --policy parsing.
-#ifndef ZIOSIM_SIM_CLI_OUTPUT_FILE_H_
-#define ZIOSIM_SIM_CLI_OUTPUT_FILE_H_
+// Output pieces the workloads and subcommands share: a file that appears only
+// once it is complete, and exact number formatting for CSV.
+#ifndef ZIOSIM_SIM_CORE_OUTPUT_FILE_H_
+#define ZIOSIM_SIM_CORE_OUTPUT_FILE_H_
 
 #include <fstream>
 #include <ostream>
 #include <string>
 
-#include "models/device/device.h"
-
-namespace ziosim::cli {
+namespace ziosim {
 
 // Rows go to a temporary sibling, renamed over the target by Commit(). If the
 // run fails first, the destructor deletes the temporary and the target is
@@ -35,7 +33,6 @@ class AtomicFile {
 // Shortest text that reads back as the same double, so a CSV loses nothing.
 void PutNumber(std::ostream& out, double v);
 
+}  // namespace ziosim
 
-}  // namespace ziosim::cli
-
-#endif  // ZIOSIM_SIM_CLI_OUTPUT_FILE_H_
+#endif  // ZIOSIM_SIM_CORE_OUTPUT_FILE_H_

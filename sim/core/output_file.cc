@@ -1,4 +1,4 @@
-#include "sim/cli/output_file.h"
+#include "sim/core/output_file.h"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 
 #include "sim/core/status.h"
 
-namespace ziosim::cli {
+namespace ziosim {
 
 AtomicFile::AtomicFile(std::string path)
     : path_(std::move(path)), temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
@@ -38,4 +38,4 @@ void PutNumber(std::ostream& out, double v) {
   out.write(buf, end - buf);
 }
 
-}  // namespace ziosim::cli
+}  // namespace ziosim
