@@ -76,3 +76,36 @@ def test_show_versions_says_not_installed(monkeypatch, capsys):
     info = ziosim.show_versions()
     assert info["dask"] == "not installed" and info["numpy"] == version("numpy")
     assert "not installed" in capsys.readouterr().out
+
+
+def test_extension_stubs_name_exactly_the_modules_functions():
+    """bindings/ziosim/_ziosim.pyi (for type checkers and editors) matches the compiled module."""
+    import ast
+
+    stub = ast.parse((REPO / "bindings" / "ziosim" / "_ziosim.pyi").read_text())
+    declared = {n.name for n in stub.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    declared |= {n.target.id for n in stub.body if isinstance(n, ast.AnnAssign)}
+    compiled = {n for n in dir(ziosim._ziosim) if not n.startswith("__") or n == "__version__"}
+    assert declared == compiled
+
+
+def test_one_version_everywhere(ziosim_cli):
+    """CMakeLists.txt's project() version is the CLI's --version, the module's and the package's."""
+    import re
+
+    declared = re.search(r"project\(ziosim VERSION ([0-9.]+)", (REPO / "CMakeLists.txt").read_text()).group(1)
+    cli = subprocess.run([ziosim_cli, "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    assert cli == f"ziosim {declared}"
+    assert ziosim.__version__ == declared == metadata.version("ziosim")
+
+
+def test_the_extension_needs_no_system_toml_library():
+    """toml++ is compiled into the core (sim/core/toml_impl.cc): a wheel loads without Debian's toml++."""
+    import shutil
+
+    if shutil.which("ldd") is None:
+        import pytest
+
+        pytest.skip("ldd is not installed")
+    libs = subprocess.run(["ldd", ziosim._ziosim.__file__], capture_output=True, text=True, check=True).stdout
+    assert "tomlplusplus" not in libs, libs
