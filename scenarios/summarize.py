@@ -107,7 +107,7 @@ def cell(col, path, top, run):
     if col == "holes":
         return str(run["dmu"]["hole_blocks"])
     if col == "zeroed_gib":
-        return "{:.2f}".format(run["dmu"]["hole_blocks"] * top["recordsize"] / 2**30)
+        return "{:.2f}".format(run["dmu"]["hole_blocks"] * top["recordsize_bytes"] / 2**30)
     if col == "arc_hits":
         a = run["arc"]
         return "{}/{}/{}".format(a["hits"], a["misses"], a["l2_hits"])

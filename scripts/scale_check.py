@@ -79,7 +79,7 @@ def check_replay(build: Path, requests: int, rss_limit_mb: float) -> bool:
         gen_s = time.perf_counter() - t0
         out, wall, rss_mb = run_measured([str(build / "ziosim"), "replay", str(trace), "--target", TARGET,
                                           "--format", "disksim-ascii", "--mode", "closed:4", "--json"])
-    result = json.loads(out)
+    result = json.loads(out)["runs"][0]  # the replay's one run (docs/options.md: identity, then runs)
     if result["requests"] != requests:
         sys.exit(f"replay: {result['requests']} requests replayed, expected {requests}")
     ok = rss_mb < rss_limit_mb

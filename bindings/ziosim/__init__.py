@@ -31,6 +31,7 @@ if _os.path.isdir(_DATA):
 from . import _ziosim  # noqa: E402,F401  (the C++ core: fail early if it does not load)
 from .api import (
     block_read,
+    demo,
     disk_bench,
     drive_values,
     drives,
@@ -65,6 +66,7 @@ __all__ = [
     "MirrorRead",
     "block_read",
     "check_mirror_policy",
+    "demo",
     "disk_bench",
     "drive_values",
     "drives",

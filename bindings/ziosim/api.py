@@ -27,6 +27,7 @@ from ._convert import Size
 
 __all__ = [
     "block_read",
+    "demo",
     "disk_bench",
     "drive_values",
     "drives",
@@ -338,6 +339,29 @@ One row: the run's identification ``personality``, ``pool``, ``profile``, ``sync
 ``zil_indirect_bytes``, ``zil_flushes``, ``zil_flush_wait_ms``.
 
 ``per_disk=True``: one row per disk (the per-disk columns of :func:`block_read`).
+""")
+
+
+# ---------------------------------------------------------------------------- demo
+
+
+def _demo_frame(result: Mapping[str, Any], drives: bool = False) -> pd.DataFrame:
+    if drives:
+        return _front.frame(result["drives"], {}, "demo")
+    return _front.frame(result["runs"], {"pool": result["pool"]}, "demo")
+
+
+demo = _front.function(
+    "demo", _demo_frame,
+    summary="The built-in example: 1 to 10 dd readers on a 2-way HDD mirror under four ZFS eras' mirror "
+            "policy, then what the catalog's drives do raw",
+    shape_args=[("drives", False, "the drive catalog's raw figures instead of the readers sweep.")],
+    returns="""
+Default: one row per era and reader count: ``pool``, ``profile``, ``mirror_policy`` (the era's
+policy, labelled), ``readers``, ``throughput_mb_s``, ``d0_busy_pct``, ``d1_busy_pct``.
+
+``drives=True``: one row per catalog drive: ``drive``, ``kind``, ``seq_1m_mb_s``,
+``rand_4k_qd1_iops``, ``rand_4k_qd32_iops`` (fio-like, 2 s simulated each).
 """)
 
 

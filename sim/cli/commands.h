@@ -11,7 +11,6 @@ namespace ziosim::cli {
 
 void AddDrivesCommand(CLI::App& app);
 void AddValidateDisksimCommand(CLI::App& app);
-void AddDemoCommand(CLI::App& app);
 void AddRunCommand(CLI::App& app);
 void AddOptionsCommand(CLI::App& app);
 void AddProfilesCommand(CLI::App& app);

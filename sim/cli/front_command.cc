@@ -100,6 +100,7 @@ const std::vector<FrontCommand>& FrontCommands() {
       {&ReplayFront(), PrintReplayText, false},
       {&FioFront(), PrintFioText, false},
       {&PersonalityFront(), PrintPersonalityText, false},
+      {&DemoFront(), PrintDemoText, false},
   };
   return commands;
 }

@@ -43,6 +43,7 @@ void PrintDiskBenchText(const Json& result);
 void PrintReplayText(const Json& result);
 void PrintFioText(const Json& result);
 void PrintPersonalityText(const Json& result);
+void PrintDemoText(const Json& result);
 
 }  // namespace ziosim::cli
 

@@ -17,7 +17,6 @@ int main(int argc, char** argv) {
       ->trigger_on_parse();
   ziosim::cli::AddDrivesCommand(app);
   ziosim::cli::AddValidateDisksimCommand(app);
-  ziosim::cli::AddDemoCommand(app);
   for (const ziosim::cli::FrontCommand& c : ziosim::cli::FrontCommands()) ziosim::cli::AddFrontCommand(app, c);
   ziosim::cli::AddRunCommand(app);
   ziosim::cli::AddOptionsCommand(app);

@@ -91,6 +91,7 @@ const WorkloadFront& ReadersFront();
 const WorkloadFront& ReplayFront();
 const WorkloadFront& WritersFront();
 const WorkloadFront& PersonalityFront();  // `workload`
+const WorkloadFront& DemoFront();
 
 }  // namespace ziosim
 

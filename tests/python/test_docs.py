@@ -57,3 +57,17 @@ def test_run_scenario_is_the_workloads_function(tmp_path):
 
     with pytest.raises(ValueError, match=rf"^{re.escape(str(scenario))}:5: workload.writers: 0 is not between"):
         ziosim.run_scenario(scenario)
+
+
+def test_demo_in_python_is_the_cli_demo(ziosim_cli):
+    """ziosim.demo() is the frame of the result `ziosim demo` prints: the same figures."""
+    import ziosim
+
+    frame = ziosim.demo()
+    assert list(frame["readers"].unique()) == [1, 2, 5, 10] and frame["profile"].nunique() == 4
+    text = subprocess.run([ziosim_cli, "demo"], capture_output=True, text=True, check=True).stdout
+    first = frame[frame["readers"] == 1]
+    row = "       1" + "".join(f" {f'{r.throughput_mb_s:.0f} ({r.d0_busy_pct:.0f}/{r.d1_busy_pct:.0f})':>28}"
+                                for r in first.itertuples())
+    assert row in text.splitlines()
+    assert set(ziosim.demo(drives=True)["drive"]) == set(ziosim.drives()["name"])

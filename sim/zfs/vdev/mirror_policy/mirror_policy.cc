@@ -21,8 +21,10 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/core/status.h"
+#include "sim/core/text.h"
 
 namespace ziosim {
 
@@ -88,8 +90,12 @@ std::unique_ptr<MirrorPolicy> MakeMirrorPolicy(std::string_view name, const Tuna
     std::lock_guard<std::mutex> lock(r.mu);
     auto it = r.policies.find(name);
     if (it == r.policies.end()) {
-      throw InputError("unknown mirror policy '" + std::string(name) + "' (known: " + KnownNames(r) +
-                       ")");
+      std::vector<std::string_view> names;
+      for (const auto& [known, info] : r.policies) names.push_back(known);
+      const std::vector<std::string> close = ClosestWords(Lower(name), names, 3);
+      throw InputError("unknown mirror policy '" + std::string(name) + "'" +
+                       (close.empty() ? "" : "; did you mean " + Join(close, " or ") + "?") + " (known: " +
+                       KnownNames(r) + ")");
     }
     factory = it->second.factory;
   }

@@ -484,6 +484,16 @@ TEST(MirrorPolicyRegistry, UnknownNameNamesTheKnownOnes) {
   }
 }
 
+TEST(MirrorPolicyRegistry, AMisspeltNameGetsADidYouMean) {
+  try {
+    Make("Rotr");
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("unknown mirror policy 'Rotr'; did you mean rotor? (known: ", 0), 0u)
+        << e.what();
+  }
+}
+
 TEST(MirrorPolicyRegistry, RegistersAndCreatesCustomPolicy) {
   RegisterMirrorPolicy(MirrorPolicyInfo{
       .name = "test_last_readable",
