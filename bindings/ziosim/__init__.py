@@ -12,6 +12,7 @@ Workloads return pandas DataFrames::
   :func:`tunables`, :func:`mirror_policies`
 * workloads: :func:`readers`, :func:`writers`, :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
   :func:`validate_disksim`, :func:`fio` (fio job files), :func:`replay` (block traces)
+* calibration against measurements: :func:`calibrate`
 * mirror policies in Python: :func:`mirror_policy`, :func:`check_mirror_policy`
 * parameter sweeps: :func:`sweep`; figures: :mod:`ziosim.plot`
 * bug reports: :func:`show_versions`
@@ -31,6 +32,7 @@ if _os.path.isdir(_DATA):
 from . import _ziosim  # noqa: E402,F401  (the C++ core: fail early if it does not load)
 from .api import (
     block_read,
+    calibrate,
     demo,
     disk_bench,
     drive_values,
@@ -65,6 +67,7 @@ __all__ = [
     "MirrorChild",
     "MirrorRead",
     "block_read",
+    "calibrate",
     "check_mirror_policy",
     "demo",
     "disk_bench",

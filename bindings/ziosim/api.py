@@ -27,6 +27,7 @@ from ._convert import Size
 
 __all__ = [
     "block_read",
+    "calibrate",
     "demo",
     "disk_bench",
     "drive_values",
@@ -362,6 +363,45 @@ policy, labelled), ``readers``, ``throughput_mb_s``, ``d0_busy_pct``, ``d1_busy_
 
 ``drives=True``: one row per catalog drive: ``drive``, ``kind``, ``seq_1m_mb_s``,
 ``rand_4k_qd1_iops``, ``rand_4k_qd32_iops`` (fio-like, 2 s simulated each).
+""")
+
+
+# ---------------------------------------------------------------------------- calibration
+
+
+def _calibrate_frame(result: Mapping[str, Any], per_run: bool = False) -> pd.DataFrame:
+    """A calibrate result: one row per figure of the written drive file, or per measured run/point;
+    the fit's other fields (nested ones flattened) lead every row and are in ``attrs["run"]``."""
+    listed = ("figures", "runs", "points")
+    identity = _front.flatten({k: v for k, v in result.items() if k not in listed})
+    if per_run:
+        if "trace" in result:
+            raise ValueError("per_run: a trace fit has no runs (its held-out figures are columns of every row)")
+        return _front.frame(result["runs"] if "runs" in result else result["points"], identity, "calibrate")
+    rows = [{"figure": key, "value": f["value"], "estimated": "estimated" in f,
+             "provenance": f["estimated"] if "estimated" in f else f["source"]}
+            for key, f in result["figures"].items()]
+    return _front.frame(rows, identity, "calibrate")
+
+
+calibrate = _front.function(
+    "calibrate", _calibrate_frame,
+    summary="Fits a drive's catalog figures to measurements of the real device and writes the drive file "
+            "``output``: from a DiskSim validate ``trace`` (``kind=\"hdd\"``), from ``fio_json`` result "
+            "files (``kind=\"hdd\"`` or ``\"ssd\"``), or from a ``pool``'s ``measured`` readers,mb_s; "
+            "docs/calibration.md",
+    shape_args=[("per_run", False, "one row per fio run (fio mode) or measured point (pool mode), with "
+                                   "``held_out``, ``measured_mb_s``, ``simulated_mb_s``, ``error_pct``.")],
+    returns="""
+Every row is led by the fit's fields of ``ziosim calibrate --json`` (nested ones flattened:
+``held_out.fitted.demerit_ms`` is ``held_out_fitted_demerit_ms``): trace mode ``trace``, ``output``,
+``fitted_requests``, ``read_hits``, ``read_misses``, ``writes``, ``hit_share``, ``write_back``,
+``residual_rms_ms_*``, ``seek_curve_ms_*``, ``held_out_*``; fio mode ``base``, ``output``,
+``fitted_keys``, ``residual_rms_us_*``, ``random_runs``, ``sequential_runs``; pool mode ``drive``,
+``output``, ``rate_scale``, ``overhead_delta_us``, ``iterations``, ``simulations``, ``fit_rms_pct``.
+
+Default: one row per figure of the drive file written: ``figure`` (its catalog key), ``value``,
+``estimated`` (bool), ``provenance`` (its source, or why it is an estimate).
 """)
 
 

@@ -1,74 +1,16 @@
-// `ziosim calibrate`: fits a drive's catalog figures to measurements of the
-// real device and writes a catalog drive file, reporting the fit's residuals
-// and its error on measurements held out of the fit. Three sources:
-//
-//   --kind hdd --trace TRACE (--spec PARV | --capacity SIZE --rpm N) -o DRIVE.toml
-//       a trace with measured service times (DiskSim validate format): fit on
-//       the first half, replay the second (next to the DiskSim spec's model);
-//   --kind hdd|ssd FIO_JSON... [--base DRIVE] [--holdout TEXT]... -o DRIVE.toml
-//       fio results (scripts/calibration-kit): fit on the files whose names
-//       contain no --holdout text, simulate every run;
-//   --pool SPEC --measured READERS.csv --fit-readers 1,2,4 -o DRIVE.toml
-//       a pool's measured readers,mb_s: fit the drive's rate and overhead on
-//       the chosen reader counts, predict the others.
-//
-// See docs/calibration.md.
-
+// `ziosim calibrate`'s text report, printed from the calibrate result
+// (sim/calibration/calibrate_front.cc, one object per mode); the command is
+// generated from the front.
 #include <cstdio>
-#include <filesystem>
-#include <iostream>
-#include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "models/catalog/catalog.h"
-#include "models/device/hdd.h"
-#include "models/disksim/disksim_import.h"
 #include "sim/calibration/drive_toml.h"
-#include "sim/calibration/fio_fit.h"
-#include "sim/calibration/fio_results.h"
-#include "sim/calibration/hdd_trace_fit.h"
-#include "sim/calibration/pool_fit.h"
-#include "sim/cli/commands.h"
-#include "sim/core/output_file.h"
-#include "sim/cli/settings.h"
-#include "sim/core/simulation.h"
-#include "sim/core/status.h"
-#include "sim/core/text.h"
-#include "sim/core/units.h"
-#include "sim/trace/disksim_validate_trace.h"
-#include "sim/workload/validate_replay.h"
+#include "sim/cli/front_command.h"
 
 namespace ziosim::cli {
 namespace {
-
-using Json = nlohmann::ordered_json;
-
-struct CalibrateOptions {
-  std::string kind;
-  std::vector<std::string> fio_files;
-  std::string trace_path;
-  std::string spec_path;
-  std::string capacity;
-  double rpm = 0;
-  std::string base;
-  std::vector<std::string> holdout;
-  int64_t ios = 5000;
-  std::string pool;
-  std::string measured;
-  std::vector<int> fit_readers;
-  std::string bs = "1M", file_size = "128M", recordsize = "128K", profile = std::string(kDefaultProfile);
-  std::string layout = "sequential";
-  std::vector<std::string> set;
-  int ashift = 12;
-  uint64_t seed = 1;
-  std::string output;
-  std::string name;
-  bool json = false;
-};
 
 std::string Fixed(double v, int decimals) {
   char buf[64];
@@ -76,279 +18,77 @@ std::string Fixed(double v, int decimals) {
   return buf;
 }
 
-std::string DriveName(const CalibrateOptions& opt) {
-  return opt.name.empty() ? std::filesystem::path(opt.output).stem().string() : opt.name;
-}
+long long Count(const Json& v) { return v.get<long long>(); }
+double Real(const Json& v) { return v.get<double>(); }
+const char* Text(const Json& v) { return v.get_ref<const std::string&>().c_str(); }
 
-// Writes the drive file and loads it back through the catalog, exactly as
-// `--drive FILE.toml` or a pool spec naming the file would.
-DriveSpec WriteDrive(const CalibrateOptions& opt, std::string_view kind, const std::string& description,
-                     std::span<const CatalogValue> figures) {
-  AtomicFile out(opt.output);
-  out.stream() << DriveToml(kind, DriveName(opt), description, figures);
-  out.Commit();
-  return LoadDriveFile(opt.output);
-}
-
-Json FiguresJson(std::span<const CatalogValue> figures) {
-  Json j = Json::object();
-  for (const CatalogValue& v : figures) j[v.key] = {{"value", v.value}, {v.estimated ? "estimated" : "source", v.provenance}};
-  return j;
-}
-
-void PrintFigures(std::span<const CatalogValue> figures) {
-  for (const CatalogValue& v : figures) {
+// The figures as the result lists them: {"key": {"value": v, "source" | "estimated": why}}.
+void PrintFigures(const Json& figures) {
+  for (const auto& [key, f] : figures.items()) {
+    CatalogValue v{.key = key, .value = Real(f["value"]), .estimated = f.contains("estimated")};
+    v.provenance = f[v.estimated ? "estimated" : "source"].get<std::string>();
     std::printf("  %-24s %14s  %s\n", v.key.c_str(), CatalogNumber(v).c_str(),
                 v.estimated ? "(estimated)" : v.provenance.starts_with("calibrated") ? "(calibrated)" : "");
   }
 }
 
-// ---------------------------------------------------------------- trace mode
-
-// Capacity and rpm: from --spec (its blocks x 512 and its rpm, nothing else),
-// overridden by --capacity / --rpm.
-HddTraceFitOptions FitInputs(const CalibrateOptions& opt, const HddParams* spec) {
-  HddTraceFitOptions in;
-  in.trace_label = std::filesystem::path(opt.trace_path).filename().string();
-  if (spec != nullptr) {
-    Simulation sim;
-    in.capacity_bytes = HddDevice(&sim, spec->name, *spec).capacity_bytes();
-    in.rpm = spec->mechanics.rpm;
-    in.inputs_source = "DiskSim spec " + std::filesystem::path(opt.spec_path).filename().string() +
-                       " (only capacity and rpm are taken from it)";
-  }
-  if (!opt.capacity.empty()) {
-    in.capacity_bytes = ParsePositiveSize(opt.capacity, "--capacity");
-    in.inputs_source = "given on the command line";
-  }
-  if (opt.rpm != 0) {
-    if (!(opt.rpm > 0)) throw InputError("calibrate: --rpm must be positive");
-    in.rpm = opt.rpm;
-    in.inputs_source = "given on the command line";
-  }
-  if (in.capacity_bytes == 0 || in.rpm == 0) {
-    throw InputError("calibrate: --trace needs the drive's capacity and rpm: --capacity and --rpm, or --spec");
-  }
-  return in;
-}
-
-Json HeldJson(const HeldOutFigures& h) {
-  return Json{{"mean_error_pct", h.mean_error_pct}, {"demerit_ms", h.demerit_ms}};
-}
-
-void RunTrace(const CalibrateOptions& opt) {
-  if (opt.kind != "hdd") throw InputError("calibrate: --trace fits an HDD (--kind hdd), not --kind " + opt.kind);
-  DisksimValidateTrace trace(opt.trace_path);
-  const std::vector<ValidateRecord> records = ReadValidateRecords(trace);
-  std::optional<HddParams> spec;
-  if (!opt.spec_path.empty()) spec = ImportDisksimDrive(opt.spec_path).params;
-  const HddTraceFitOptions inputs = FitInputs(opt, spec ? &*spec : nullptr);
-  CheckTraceFitsCapacity(records, inputs.capacity_bytes, opt.trace_path);  // all of it, before anything is written
-  const HddTraceFit fit = FitHddTrace(std::span(records).first(records.size() / 2), inputs);
-  const DriveSpec drive = WriteDrive(opt, "hdd",
-                                     "Fitted by ziosim calibrate to " + inputs.trace_label + " (first half of " +
-                                         std::to_string(records.size()) + " requests)",
-                                     fit.figures);
-  const HddTraceCheck check = CheckOnSecondHalf(drive.hdd, spec ? &*spec : nullptr, records, opt.trace_path);
-  if (opt.json) {
-    Json j;
-    j["trace"] = opt.trace_path;
-    j["output"] = opt.output;
-    j["fitted_requests"] = fit.fitted_requests;
-    j["read_hits"] = fit.read_hits;
-    j["read_misses"] = fit.read_misses;
-    j["writes"] = fit.writes;
-    j["hit_share"] = fit.hit_share;
-    j["write_back"] = fit.write_back;
-    j["residual_rms_ms"] = {{"hit", fit.hit_rms_ms}, {"miss", fit.miss_rms_ms}, {"write", fit.write_rms_ms}};
-    j["seek_curve_ms"] = {{"a", fit.seek_a_ms}, {"b_sqrt_u", fit.seek_b_ms}, {"c_u", fit.seek_c_ms},
-                          {"cylinders", fit.cylinders}};
-    j["figures"] = FiguresJson(fit.figures);
-    j["held_out"] = {{"requests", check.held_out_requests}, {"fitted", HeldJson(check.fitted)}};
-    if (check.spec) j["held_out"]["spec"] = HeldJson(*check.spec);
-    std::cout << j.dump(2) << "\n";
-    return;
-  }
+void PrintTrace(const Json& j) {
+  const Json& rms = j["residual_rms_ms"];
+  const Json& seek = j["seek_curve_ms"];
   std::printf("fitted on %s requests 1..%lld: %lld read hits (%.1f %% of reads), %lld misses, %lld writes (%s)\n",
-              opt.trace_path.c_str(), static_cast<long long>(fit.fitted_requests),
-              static_cast<long long>(fit.read_hits), 100 * fit.hit_share, static_cast<long long>(fit.read_misses),
-              static_cast<long long>(fit.writes), fit.write_back ? "buffered" : "written through");
-  std::printf("residuals  hit %.3f ms rms, miss %.3f ms rms, write %.3f ms rms\n", fit.hit_rms_ms, fit.miss_rms_ms,
-              fit.write_rms_ms);
-  std::printf("seek(u)    %.3f + %.3f sqrt(u) + %.3f u ms, u = distance / stroke of %d cylinders\n\n", fit.seek_a_ms,
-              fit.seek_b_ms, fit.seek_c_ms, fit.cylinders);
-  PrintFigures(fit.figures);
-  std::printf("\nwrote %s\nheld-out second half (%lld requests)\n", opt.output.c_str(),
-              static_cast<long long>(check.held_out_requests));
-  std::printf("  fitted: mean error %+.2f %%, demerit %.4f ms\n", check.fitted.mean_error_pct, check.fitted.demerit_ms);
-  if (check.spec) {
-    std::printf("  spec:   mean error %+.2f %%, demerit %.4f ms\n", check.spec->mean_error_pct, check.spec->demerit_ms);
+              Text(j["trace"]), Count(j["fitted_requests"]), Count(j["read_hits"]), 100 * Real(j["hit_share"]),
+              Count(j["read_misses"]), Count(j["writes"]), j["write_back"].get<bool>() ? "buffered" : "written through");
+  std::printf("residuals  hit %.3f ms rms, miss %.3f ms rms, write %.3f ms rms\n", Real(rms["hit"]), Real(rms["miss"]),
+              Real(rms["write"]));
+  std::printf("seek(u)    %.3f + %.3f sqrt(u) + %.3f u ms, u = distance / stroke of %d cylinders\n\n", Real(seek["a"]),
+              Real(seek["b_sqrt_u"]), Real(seek["c_u"]), seek["cylinders"].get<int>());
+  PrintFigures(j["figures"]);
+  const Json& held = j["held_out"];
+  std::printf("\nwrote %s\nheld-out second half (%lld requests)\n", Text(j["output"]), Count(held["requests"]));
+  std::printf("  fitted: mean error %+.2f %%, demerit %.4f ms\n", Real(held["fitted"]["mean_error_pct"]),
+              Real(held["fitted"]["demerit_ms"]));
+  if (held.contains("spec")) {
+    std::printf("  spec:   mean error %+.2f %%, demerit %.4f ms\n", Real(held["spec"]["mean_error_pct"]),
+                Real(held["spec"]["demerit_ms"]));
   }
 }
 
-// ---------------------------------------------------------------- fio mode
-
-bool HeldOut(const std::string& file, const std::vector<std::string>& holdout) {
-  const std::string name = std::filesystem::path(file).filename().string();
-  for (const std::string& h : holdout) {
-    if (name.find(h) != std::string::npos) return true;
-  }
-  return false;
-}
-
-void RunFio(const CalibrateOptions& opt) {
-  if (opt.kind != "hdd" && opt.kind != "ssd") throw InputError("calibrate: --kind must be hdd or ssd, got " + opt.kind);
-  if (opt.ios <= 0) throw InputError("calibrate: --ios must be positive");
-  const DriveSpec base = ResolveDrive(opt.base.empty() ? (opt.kind == "ssd" ? "generic-ssd" : "generic-7200-hdd") : opt.base);
-  if ((base.kind == DriveSpec::Kind::kSsd) != (opt.kind == "ssd")) {
-    throw InputError("calibrate: --base " + base.name + " is not an " + opt.kind + " drive");
-  }
-  std::vector<FioRun> runs, fit_runs;
-  std::vector<bool> held;
-  for (const std::string& f : opt.fio_files) {
-    for (FioRun& r : ReadFioJson(f)) {
-      held.push_back(HeldOut(f, opt.holdout));
-      if (!held.back()) fit_runs.push_back(r);
-      runs.push_back(std::move(r));
-    }
-  }
-  std::string label = std::to_string(fit_runs.size()) + " runs";
-  if (!opt.holdout.empty()) label += " (files without: " + Join(opt.holdout, " or ") + ")";
-  const FioFit fit = FitFio(base, fit_runs, label);
-  const DriveSpec drive = WriteDrive(opt, opt.kind, "Fitted by ziosim calibrate to fio results over base " + base.name,
-                                     fit.figures);
-  const std::vector<FioPrediction> predictions = PredictFio(drive, runs, held, opt.ios);
-  if (opt.json) {
-    Json j;
-    j["base"] = base.name;
-    j["output"] = opt.output;
-    j["fitted_keys"] = fit.fitted;
-    j["residual_rms_us"] = {{"random_latency", fit.random_rms_us}, {"sequential_time", fit.sequential_rms_us}};
-    j["figures"] = FiguresJson(fit.figures);
-    Json runs_json = Json::array();
-    for (const FioPrediction& p : predictions) {
-      runs_json.push_back({{"file", p.run->file}, {"run", p.run->Label()}, {"held_out", p.held_out},
-                           {"measured_mb_s", p.run->mb_s}, {"simulated_mb_s", p.simulated_mb_s},
-                           {"error_pct", p.error_pct}});
-    }
-    j["runs"] = runs_json;
-    std::cout << j.dump(2) << "\n";
-    return;
-  }
-  std::printf("fitted %zu of %zu runs over base %s: %d random, %d sequential\n", fit_runs.size(), runs.size(),
-              base.name.c_str(), fit.random_runs, fit.sequential_runs);
-  std::printf("residuals  random latency(q) %.1f us rms, sequential t(q) %.1f us rms\n\n", fit.random_rms_us,
-              fit.sequential_rms_us);
-  PrintFigures(fit.figures);
-  std::printf("\nwrote %s\n\n  %-48s %9s %11s %11s %8s\n", opt.output.c_str(), "run", "", "measured", "simulated",
+void PrintFio(const Json& j) {
+  size_t fitted = 0;
+  for (const Json& r : j["runs"]) fitted += r["held_out"].get<bool>() ? 0 : 1;
+  std::printf("fitted %zu of %zu runs over base %s: %d random, %d sequential\n", fitted, j["runs"].size(),
+              Text(j["base"]), j["random_runs"].get<int>(), j["sequential_runs"].get<int>());
+  std::printf("residuals  random latency(q) %.1f us rms, sequential t(q) %.1f us rms\n\n",
+              Real(j["residual_rms_us"]["random_latency"]), Real(j["residual_rms_us"]["sequential_time"]));
+  PrintFigures(j["figures"]);
+  std::printf("\nwrote %s\n\n  %-48s %9s %11s %11s %8s\n", Text(j["output"]), "run", "", "measured", "simulated",
               "error");
-  for (const FioPrediction& p : predictions) {
-    std::printf("  %-48s %9s %11s %11s %+7.1f%%\n", p.run->Label().c_str(), p.held_out ? "held out" : "fitted",
-                Fixed(p.run->mb_s, 1).c_str(), Fixed(p.simulated_mb_s, 1).c_str(), p.error_pct);
+  for (const Json& r : j["runs"]) {
+    std::printf("  %-48s %9s %11s %11s %+7.1f%%\n", Text(r["run"]), r["held_out"].get<bool>() ? "held out" : "fitted",
+                Fixed(Real(r["measured_mb_s"]), 1).c_str(), Fixed(Real(r["simulated_mb_s"]), 1).c_str(),
+                Real(r["error_pct"]));
   }
 }
 
-// ---------------------------------------------------------------- pool mode
-
-void RunPool(const CalibrateOptions& opt) {
-  if (opt.measured.empty()) throw InputError("calibrate: --pool needs --measured READERS.csv");
-  const std::vector<MeasuredPoint> measured = ReadMeasuredThroughput(opt.measured);
-  std::vector<int> fit_readers = opt.fit_readers;
-  if (fit_readers.empty()) {
-    // Default: every other point, starting with the first, so that some are held out.
-    for (size_t i = 0; i < measured.size(); i += 2) fit_readers.push_back(measured[i].readers);
-  }
-  ReadersOptions o;
-  o.pool = opt.pool;
-  o.ashift = opt.ashift;
-  o.profile = opt.profile;
-  o.settings = ParseSettings(opt.set);
-  o.bs = ParsePositiveSize(opt.bs, "--bs");
-  o.file_size = ParsePositiveSize(opt.file_size, "--file-size");
-  o.recordsize = ParsePositiveSize(opt.recordsize, "--recordsize");
-  o.layout = opt.layout;
-  o.seed = opt.seed;
-  const std::filesystem::path out_dir = std::filesystem::absolute(opt.output).parent_path();
-  const PoolFitResult fit = FitPool(o, measured, fit_readers, out_dir.string(),
-                                    std::filesystem::path(opt.measured).filename().string());
-  const std::string kind = fit.kind == DriveSpec::Kind::kSsd ? "ssd" : "hdd";
-  WriteDrive(opt, kind, "Fitted by ziosim calibrate --pool from drive " + fit.drive, fit.figures);
-  if (opt.json) {
-    Json j;
-    j["drive"] = fit.drive;
-    j["output"] = opt.output;
-    j["rate_scale"] = fit.rate_scale;
-    j["overhead_delta_us"] = fit.overhead_fitted ? Json(fit.overhead_delta_us) : Json(nullptr);
-    j["iterations"] = fit.iterations;
-    j["simulations"] = fit.simulations;
-    j["fit_rms_pct"] = fit.fit_rms_pct;
-    Json points = Json::array();
-    for (const PoolFitResult::Point& p : fit.points) {
-      points.push_back({{"readers", p.measured.readers}, {"held_out", p.held_out}, {"measured_mb_s", p.measured.mb_s},
-                        {"simulated_mb_s", p.simulated_mb_s}, {"error_pct", p.error_pct}});
-    }
-    j["points"] = points;
-    std::cout << j.dump(2) << "\n";
-    return;
-  }
-  std::printf("drive %s: rate x %.4f", fit.drive.c_str(), fit.rate_scale);
-  if (fit.overhead_fitted) std::printf(", overhead %+.1f us", fit.overhead_delta_us);
-  std::printf(" (%d iterations, %d simulations; fit residual %.2f %% rms)\nwrote %s\n\n", fit.iterations,
-              fit.simulations, fit.fit_rms_pct, opt.output.c_str());
+void PrintPool(const Json& j) {
+  std::printf("drive %s: rate x %.4f", Text(j["drive"]), Real(j["rate_scale"]));
+  if (!j["overhead_delta_us"].is_null()) std::printf(", overhead %+.1f us", Real(j["overhead_delta_us"]));
+  std::printf(" (%d iterations, %d simulations; fit residual %.2f %% rms)\nwrote %s\n\n", j["iterations"].get<int>(),
+              j["simulations"].get<int>(), Real(j["fit_rms_pct"]), Text(j["output"]));
   std::printf("  %7s %9s %11s %11s %8s\n", "readers", "", "measured", "simulated", "error");
-  for (const PoolFitResult::Point& p : fit.points) {
-    std::printf("  %7d %9s %11s %11s %+7.1f%%\n", p.measured.readers, p.held_out ? "held out" : "fitted",
-                Fixed(p.measured.mb_s, 1).c_str(), Fixed(p.simulated_mb_s, 1).c_str(), p.error_pct);
+  for (const Json& p : j["points"]) {
+    std::printf("  %7d %9s %11s %11s %+7.1f%%\n", p["readers"].get<int>(), p["held_out"].get<bool>() ? "held out" : "fitted",
+                Fixed(Real(p["measured_mb_s"]), 1).c_str(), Fixed(Real(p["simulated_mb_s"]), 1).c_str(),
+                Real(p["error_pct"]));
   }
-}
-
-void RunCalibrate(const CalibrateOptions& opt) {
-  const int modes = !opt.trace_path.empty() + !opt.fio_files.empty() + !opt.pool.empty();
-  if (modes != 1) {
-    throw InputError("calibrate: give one of --trace TRACE, fio JSON files, or --pool SPEC (got " +
-                     std::to_string(modes) + ")");
-  }
-  if (!opt.pool.empty()) return RunPool(opt);
-  if (opt.kind.empty()) throw InputError("calibrate: --kind hdd or ssd is required with --trace or fio files");
-  if (!opt.trace_path.empty()) return RunTrace(opt);
-  RunFio(opt);
 }
 
 }  // namespace
 
-void AddCalibrateCommand(CLI::App& app) {
-  auto opt = std::make_shared<CalibrateOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "calibrate",
-      "Fit a drive's catalog figures to measurements of the real device (a trace with service times, fio "
-      "results, or a pool's readers,mb_s), write a catalog drive file, and report the error on held-out data");
-  cmd->add_option("fio_json", opt->fio_files, "fio JSON results (--output-format=json), e.g. from scripts/calibration-kit");
-  cmd->add_option("--kind", opt->kind, "Drive kind to fit: hdd or ssd (trace and fio modes)");
-  cmd->add_option("-o,--output", opt->output, "Drive file (.toml) to write")->required();
-  cmd->add_option("--name", opt->name, "Drive name in the file (default: the output's file name)");
-  cmd->add_flag("--json", opt->json, "Print the results as one JSON object");
-  cmd->add_option("--trace", opt->trace_path, "Trace mode: a DiskSim validate trace with measured service times");
-  cmd->add_option("--spec", opt->spec_path,
-                  "Trace mode: DiskSim .parv of the drive; only its capacity and rpm are used, and its model is compared");
-  cmd->add_option("--capacity", opt->capacity, "Trace mode: drive capacity (e.g. 2147483648, 4T)");
-  cmd->add_option("--rpm", opt->rpm, "Trace mode: spindle speed");
-  cmd->add_option("--base", opt->base,
-                  "fio mode: drive whose other figures are kept (default generic-ssd / generic-7200-hdd)");
-  cmd->add_option("--holdout", opt->holdout, "fio mode: hold out files whose name contains this text (repeatable)");
-  cmd->add_option("--ios", opt->ios, "fio mode: completions simulated per run")->capture_default_str();
-  cmd->add_option("--pool", opt->pool, "Pool mode: the measured pool in zpool syntax, e.g. \"raidz2 6xhgst-nas-4tb\"");
-  cmd->add_option("--measured", opt->measured, "Pool mode: CSV with header readers,mb_s");
-  cmd->add_option("--fit-readers", opt->fit_readers, "Pool mode: reader counts to fit (default: every other point)")
-      ->delimiter(',');
-  cmd->add_option("--bs", opt->bs, "Pool mode: bytes per read() call")->capture_default_str();
-  cmd->add_option("--file-size", opt->file_size, "Pool mode: each reader's file")->capture_default_str();
-  cmd->add_option("--recordsize", opt->recordsize, "Pool mode: dataset recordsize")->capture_default_str();
-  cmd->add_option("--profile", opt->profile, "Pool mode: era profile")->capture_default_str();
-  cmd->add_option("--set", opt->set, "Pool mode: tunable NAME=VALUE (repeatable)");
-  cmd->add_option("--layout", opt->layout, "Pool mode: on-disk layout preset")->capture_default_str();
-  cmd->add_option("--ashift", opt->ashift, "Pool mode: sector shift")->capture_default_str();
-  cmd->add_option("--seed", opt->seed, "Pool mode: random seed")->capture_default_str();
-  cmd->callback([opt] { RunCalibrate(*opt); });
+void PrintCalibrateText(const Json& result) {
+  if (result.contains("trace")) return PrintTrace(result);
+  if (result.contains("base")) return PrintFio(result);
+  PrintPool(result);
 }
 
 }  // namespace ziosim::cli

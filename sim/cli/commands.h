@@ -16,7 +16,6 @@ void AddOptionsCommand(CLI::App& app);
 void AddProfilesCommand(CLI::App& app);
 void AddTunablesCommand(CLI::App& app);
 void AddRaidzMapCommand(CLI::App& app);
-void AddCalibrateCommand(CLI::App& app);
 
 }  // namespace ziosim::cli
 

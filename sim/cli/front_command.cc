@@ -101,6 +101,7 @@ const std::vector<FrontCommand>& FrontCommands() {
       {&FioFront(), PrintFioText, false},
       {&PersonalityFront(), PrintPersonalityText, false},
       {&DemoFront(), PrintDemoText, false},
+      {&CalibrateFront(), PrintCalibrateText, false},
   };
   return commands;
 }

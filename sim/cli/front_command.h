@@ -44,6 +44,7 @@ void PrintReplayText(const Json& result);
 void PrintFioText(const Json& result);
 void PrintPersonalityText(const Json& result);
 void PrintDemoText(const Json& result);
+void PrintCalibrateText(const Json& result);
 
 }  // namespace ziosim::cli
 

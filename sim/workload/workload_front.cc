@@ -7,7 +7,7 @@ namespace ziosim {
 const std::vector<const WorkloadFront*>& WorkloadFronts() {
   static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(),
                                                            &WritersFront(),   &ReplayFront(),    &FioFront(),
-                                                           &PersonalityFront(), &DemoFront()};
+                                                           &PersonalityFront(), &DemoFront(), &CalibrateFront()};
   return fronts;
 }
 
