@@ -58,6 +58,10 @@ CASES = [
     ("NaN in a file",
      lambda t: ziosim.drive_values(drive_file(t, edited_hdd("seek_average_ms = { value = 8.5,", "seek_average_ms = { value = nan,"))),
      "{path}:" + str(line_of(GENERIC_HDD, "seek_average_ms =")) + ": hdd.seek_average_ms: not a finite number"),
+    ("non-ASCII outside a string",
+     lambda t: ziosim.drive_values(drive_file(t, edited_hdd("\nrpm = {", "\n# caf\u00e9\nrpm \u00b5= {"))),
+     "{path}:" + str(line_of(GENERIC_HDD, "\nrpm = {") + 2)
+     + ": a non-ASCII character outside a string or a comment (TOML allows it only there)"),
     ("empty file", lambda t: ziosim.drive_values(drive_file(t, "")), "{path}:1: name: missing"),
     ("binary garbage", lambda t: ziosim.drive_values(drive_file(t, b"\x7fELF\x02\x01\x01\x00\x00\x00")),
      "{path}:1: Error while parsing root table: expected keys, tables, whitespace or comments, saw '\\u007F'"),

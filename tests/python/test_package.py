@@ -97,3 +97,15 @@ def test_one_version_everywhere(ziosim_cli):
     cli = subprocess.run([ziosim_cli, "--version"], capture_output=True, text=True, check=True).stdout.strip()
     assert cli == f"ziosim {declared}"
     assert ziosim.__version__ == declared == metadata.version("ziosim")
+
+
+def test_the_extension_needs_no_system_toml_library():
+    """toml++ is compiled into the core (sim/core/toml_impl.cc): a wheel loads without Debian's toml++."""
+    import shutil
+
+    if shutil.which("ldd") is None:
+        import pytest
+
+        pytest.skip("ldd is not installed")
+    libs = subprocess.run(["ldd", ziosim._ziosim.__file__], capture_output=True, text=True, check=True).stdout
+    assert "tomlplusplus" not in libs, libs
