@@ -2,7 +2,7 @@
 """Checks that the code's dependencies run one way (the brief's layering):
 
     sim/core <- models <- sim/trace <- sim/zfs <- sim/stats <- sim/workload <- sim/calibration
-             <- sim/cli, bindings
+             <- sim/front <- sim/cli, bindings
 
 A file may include the project's headers of its own layer or of a lower one, never of a higher one,
 and every source folder must have a layer. Run by ctest (test `layering`); prints each violation as
@@ -24,6 +24,7 @@ LAYERS = [
     ("sim/stats",),
     ("sim/workload",),
     ("sim/calibration",),
+    ("sim/front",),
     ("sim/cli", "bindings"),
 ]
 SOURCES = ("sim", "models", "bindings")

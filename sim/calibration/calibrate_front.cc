@@ -15,13 +15,14 @@
 // The front (sim/workload/workload_front.h): its options are the table below, and
 // its result is the JSON value `--json` prints, one object per mode; `ziosim
 // calibrate`'s text report (sim/cli/calibrate_command.cc) is printed from it.
-// The registry (sim/workload/workload_front.cc) names CalibrateFront without
-// including this layer's headers. See docs/calibration.md.
+// See docs/calibration.md.
 
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "sim/calibration/calibrate_front.h"
 
 #include "models/catalog/catalog.h"
 #include "models/device/hdd.h"

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/calibration/calibrate_front.h"
 #include "sim/cli/plot_file.h"
 #include "sim/core/status.h"
 #include "sim/core/text.h"

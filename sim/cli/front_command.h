@@ -1,4 +1,5 @@
-// A workload's subcommand, generated from its front (sim/workload/workload_front.h):
+// A workload's subcommand, generated from its front (sim/workload/workload_front.h;
+// the registry: sim/front/fronts.h):
 // one flag per option of its table (the first of OptionInfo::flags, else
 // --name-with-dashes; flags take no value; a spelling without dashes is a
 // positional argument, as fio's JOBFILE), `-o NAME=VALUE` for its dataset
@@ -13,7 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/core/option.h"
-#include "sim/workload/workload_front.h"
+#include "sim/front/fronts.h"
 
 namespace ziosim::cli {
 

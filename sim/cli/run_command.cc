@@ -1,4 +1,4 @@
-// `ziosim run FILE.toml`: the run a scenario file describes (sim/workload/
+// `ziosim run FILE.toml`: the run a scenario file describes (sim/front/
 // scenario_file.h, docs/run-config.md): the same run, the same report, as the
 // equivalent command line.
 #include <cstdio>
@@ -6,7 +6,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/cli/front_command.h"
-#include "sim/workload/scenario_file.h"
+#include "sim/front/scenario_file.h"
 
 namespace ziosim::cli {
 namespace {

@@ -1,5 +1,6 @@
-#include "sim/workload/workload_front.h"
+#include "sim/front/fronts.h"
 
+#include "sim/calibration/calibrate_front.h"
 #include "sim/core/text.h"
 
 namespace ziosim {

@@ -1,4 +1,4 @@
-#include "sim/workload/scenario_file.h"
+#include "sim/front/scenario_file.h"
 
 #include <vector>
 

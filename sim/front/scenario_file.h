@@ -2,13 +2,13 @@
 // in TOML, `[workload] kind` naming the workload and each other key one of its
 // options, where its table places it (OptionInfo::section, key). `ziosim run`
 // and Python's ziosim.run_scenario read it here.
-#ifndef ZIOSIM_SIM_WORKLOAD_SCENARIO_FILE_H_
-#define ZIOSIM_SIM_WORKLOAD_SCENARIO_FILE_H_
+#ifndef ZIOSIM_SIM_FRONT_SCENARIO_FILE_H_
+#define ZIOSIM_SIM_FRONT_SCENARIO_FILE_H_
 
 #include <string>
 
 #include "sim/core/option.h"
-#include "sim/workload/workload_front.h"
+#include "sim/front/fronts.h"
 
 namespace ziosim {
 
@@ -19,4 +19,4 @@ Json RunScenarioFile(const std::string& path, bool check_only, std::string* work
 
 }  // namespace ziosim
 
-#endif  // ZIOSIM_SIM_WORKLOAD_SCENARIO_FILE_H_
+#endif  // ZIOSIM_SIM_FRONT_SCENARIO_FILE_H_

@@ -78,12 +78,8 @@ class TableWorkload final : public WorkloadFront {
   std::function<void(const O&)> check_;
 };
 
-// Every workload with a front, in the order `ziosim --help` lists them.
-const std::vector<const WorkloadFront*>& WorkloadFronts();
-// The one named `name`; InputError (with a did-you-mean) if none is.
-const WorkloadFront& FindWorkloadFront(std::string_view name);
-
-// The fronts, one per file (*_front.cc).
+// This layer's fronts, one per file (*_front.cc); sim/front/fronts.h lists
+// them with the layers' above.
 const WorkloadFront& BlockReadFront();
 const WorkloadFront& DiskBenchFront();
 const WorkloadFront& FioFront();
@@ -92,9 +88,6 @@ const WorkloadFront& ReplayFront();
 const WorkloadFront& WritersFront();
 const WorkloadFront& PersonalityFront();  // `workload`
 const WorkloadFront& DemoFront();
-// Defined a layer up, in sim/calibration/calibrate_front.cc (the fits are there):
-// declared here so that the registry lists it, with no include of that layer.
-const WorkloadFront& CalibrateFront();
 
 }  // namespace ziosim
 
