@@ -17,6 +17,7 @@
 #include "sim/zfs/dmu.h"
 #include "sim/zfs/dmu_write.h"
 #include "sim/zfs/pool_report.h"
+#include "sim/zfs/pool_spec.h"
 
 namespace ziosim {
 namespace {
@@ -405,16 +406,7 @@ void RunOnPool(const std::vector<FioJob>& jobs, const FioTarget& target, uint64_
 
 FioTarget FioTargetFromText(const std::string& text) {
   FioTarget t;
-  const bool one_word = !text.empty() && text.find_first_of(" \t") == std::string::npos;
-  const bool keyword = text == "mirror" || text.rfind("raidz", 0) == 0;
-  size_t digits = 0;  // NxDRIVE: N copies of a drive, a pool
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])) != 0) ++digits;
-  const bool copies = digits > 0 && digits < text.size() && text[digits] == 'x';
-  if (one_word && !keyword && !copies) {
-    t.drive = text;
-  } else {
-    t.pool.pool = text;
-  }
+  (IsPoolSpecText(text) ? t.pool.pool : t.drive) = text;
   return t;
 }
 

@@ -121,7 +121,7 @@ std::vector<Option<O>> ReadPathGroup() {
 
 // ---------------------------------------------------------------- a drive or a pool
 
-// `--target`: a drive, or a pool in zpool syntax (IsPoolTarget); `on_pool` says what a pool target means.
+// `--target`: a drive, or a pool in zpool syntax (IsPoolSpecText); `on_pool` says what a pool target means.
 template <typename O>
 Option<O> TargetOption(const std::string& on_pool) {
   return Required(In("workload", TextOption("target", &O::target,

@@ -1,7 +1,6 @@
 #include "sim/workload/pool_replay.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <memory>
@@ -117,13 +116,6 @@ int64_t TraceExtent(const std::string& path, TraceFormat format, const TraceRead
 int64_t RoundUp(int64_t v, int64_t unit) { return (v + unit - 1) / unit * unit; }
 
 }  // namespace
-
-bool IsPoolTarget(std::string_view target) {
-  if (target.find_first_of(" \t") != std::string_view::npos) return true;
-  size_t digits = 0;
-  while (digits < target.size() && std::isdigit(static_cast<unsigned char>(target[digits])) != 0) ++digits;
-  return digits > 0 && digits + 1 < target.size() && target[digits] == 'x';
-}
 
 int64_t DefaultVolblocksize(std::string_view profile) {
   constexpr std::string_view kOpenZfs = "openzfs-";

@@ -55,11 +55,6 @@ struct PoolReplayOptions {
   uint64_t seed = 1;
 };
 
-// Whether `ziosim replay --target` text names a pool: zpool syntax with
-// several words or an NxDRIVE run ("1xDRIVE" is a one-disk pool), as `ziosim
-// fio` reads its --target; otherwise it is one drive.
-bool IsPoolTarget(std::string_view target);
-
 // The default volblocksize of `zfs create -V` in the era of `profile`: 16 KiB
 // from OpenZFS 2.2 (openzfs/zfs PR #12406, "Increase default volblocksize from
 // 8KB to 16KB", released in 2.2.0), 8 KiB before (ZFS_DEFAULT_VOLBLOCKSIZE

@@ -6,7 +6,7 @@
 //
 // --target is a pool when it is written in zpool syntax with more than one
 // word or an NxDRIVE run ("mirror 2xwd-re4-1tb", "1xwd-re4-1tb" for a one-disk
-// pool; IsPoolTarget): the trace is then replayed on a zvol (pool_replay.h);
+// pool; IsPoolSpecText): the trace is then replayed on a zvol (pool_replay.h);
 // otherwise on one drive (replay.h).
 #include <cmath>
 #include <cstdio>
@@ -28,6 +28,7 @@
 #include "sim/workload/replay.h"
 #include "sim/workload/workload_front.h"
 #include "sim/zfs/pool_report.h"
+#include "sim/zfs/pool_spec.h"
 
 namespace ziosim {
 namespace {
@@ -170,7 +171,7 @@ void CheckOptions(const O& o) {
   if (o.speed_given && o.mode != ReplayMode::kOpen) {
     throw InputError("--speed: only applies to --mode open (the other modes ignore the recorded times)");
   }
-  if (IsPoolTarget(o.target)) {
+  if (IsPoolSpecText(o.target)) {
     if (o.policy) {
       throw InputError("--policy: only applies to a drive target (a pool's disks reorder as the pool model says)");
     }
@@ -414,7 +415,7 @@ Json RunOnPool(const O& o, RequestRows& rows) {
 Json Run(const O& o) {
   CheckOptions(o);
   RequestRows rows(o);
-  return IsPoolTarget(o.target) ? RunOnPool(o, rows) : RunOnDrive(o, rows);
+  return IsPoolSpecText(o.target) ? RunOnPool(o, rows) : RunOnDrive(o, rows);
 }
 
 }  // namespace

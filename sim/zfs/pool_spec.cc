@@ -244,6 +244,13 @@ void AppendLeaves(std::string* out, const std::vector<PoolSpecLeaf>& leaves) {
 
 }  // namespace
 
+bool IsPoolSpecText(std::string_view text) {
+  if (text.find_first_of(" \t") != std::string_view::npos || IsKeyword(text) || IsUnsupported(text)) return true;
+  size_t digits = 0;  // NxDRIVE: N copies of a drive
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])) != 0) ++digits;
+  return digits > 0 && digits < text.size() && text[digits] == 'x';
+}
+
 PoolSpec ParsePoolSpec(std::string_view text, int ashift) { return Parser(text, ashift).Parse(); }
 
 namespace {

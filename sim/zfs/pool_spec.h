@@ -50,6 +50,11 @@ inline constexpr int kMaxVdevWidth = 64;
 // Parses `text`; `ashift` (9..16) is the pool's sector shift.
 PoolSpec ParsePoolSpec(std::string_view text, int ashift = 12);
 
+// Whether `text` (a --target) names a pool rather than one drive: several
+// words, a vdev kind's keyword, or an NxDRIVE run ("1xDRIVE" is a one-disk
+// pool). A pool that is then malformed gets ParsePoolSpec's message.
+bool IsPoolSpecText(std::string_view text);
+
 // The spec in canonical form: "mirror 2xwd-re4-1tb raidz2 5xhgst-nas-4tb" (raidz
 // written raidz1, runs of the same drive as NxDRIVE, then " log ..." and
 // " cache ..." when present). Parsing it gives the same tree.

@@ -253,3 +253,12 @@ TEST(PoolSpecErrorTest, AshiftOutOfRange) {
 
 }  // namespace
 }  // namespace ziosim
+
+TEST(PoolSpecTest, TargetTextNamesAPoolOrOneDrive) {
+  for (const char* pool : {"mirror 2xwd-re4-1tb", "1xwd-re4-1tb", "2x", "mirror", "raidz2", "draid2", "a b"}) {
+    EXPECT_TRUE(ziosim::IsPoolSpecText(pool)) << pool;
+  }
+  for (const char* drive : {"wd-re4-1tb", "disksim:hp.parv", "my-drive.toml", "x", "10k-drive", ""}) {
+    EXPECT_FALSE(ziosim::IsPoolSpecText(drive)) << drive;
+  }
+}
