@@ -160,6 +160,11 @@ def flatten(record: Mapping[str, Any], skip: Sequence[str] = ()) -> dict[str, An
 CATEGORICAL = ("pool", "profile", "mirror_policy", "layout", "primarycache", "compression", "drive", "vdev")
 
 
+def identity(result: Mapping[str, Any]) -> dict[str, Any]:
+    """What identifies a result's runs: its top-level fields but ``workload`` and ``runs``."""
+    return {k: v for k, v in result.items() if k not in ("workload", "runs")}
+
+
 def frame(rows: Sequence[Mapping[str, Any]], identity: Mapping[str, Any], workload: str) -> pd.DataFrame:
     """A tidy frame: the run's identifying columns first, then ``rows``' columns; the run's
     identification and the units of the columns in ``attrs``."""

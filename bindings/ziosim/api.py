@@ -128,7 +128,7 @@ def mirror_policies() -> pd.DataFrame:
 
 def _one_run_frame(result: Mapping[str, Any]) -> pd.DataFrame:
     """A result of one run as one row: its identification, then its figures."""
-    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
+    identity = _front.identity(result)
     return _front.frame([_front.flatten(result["runs"][0], skip=("disks", "intervals"))], identity, result["workload"])
 
 
@@ -147,33 +147,56 @@ the drive's queue depth), ``note`` (why they were clamped; empty if not), ``ios`
 # ---------------------------------------------------------------------------- pool workloads
 
 
-def _sweep_frame(result: Mapping[str, Any], count: str, per_disk: bool, lists: Sequence[str]) -> pd.DataFrame:
+_SEEKS = "seek_log2_cylinders"  # a disk's seek distances, bucket k: [2**k, 2**(k+1)) cylinders (k = 0: [0, 2))
+_PER_SEEK = ("per_seek", False, "one row per disk and seek distance: ``disk``, ``seek_min_cylinders``, "
+                                "``seek_max_cylinders`` (log2 buckets: a seek of d cylinders counts where "
+                                "min <= d < max), ``seeks``.")
+
+
+def _disk_rows(disks: Sequence[Mapping[str, Any]], lead: Mapping[str, Any], per_seek: bool) -> list[dict[str, Any]]:
+    """Per-disk rows, each led by ``lead`` (the run's reader or writer count): the disk's figures
+    but its seek histogram, or with ``per_seek`` one row per disk and seek-distance bucket."""
+    if not per_seek:
+        return [{**lead, **{k: v for k, v in d.items() if k != _SEEKS}} for d in disks]
+    return [{**lead, "disk": d["disk"], "seek_min_cylinders": 0 if k == 0 else 1 << k,
+             "seek_max_cylinders": 1 << (k + 1), "seeks": n}
+            for d in disks for k, n in enumerate(d.get(_SEEKS, []))]
+
+
+def _one_shape(**shapes: bool) -> None:
+    chosen = [name for name, on in shapes.items() if on]
+    if len(chosen) > 1:
+        raise ValueError(f"{', '.join(chosen)}: one shape at a time")
+
+
+def _sweep_frame(result: Mapping[str, Any], count: str, per_disk: bool, per_seek: bool,
+                 lists: Sequence[str]) -> pd.DataFrame:
     """A readers or writers result as a frame: one row per run (its ``count``), nested objects
     flattened (``arc.hits`` is ``arc_hits``) and list fields (``lists``) left out; or one row per
-    run and disk."""
-    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
+    run and disk (and seek-distance bucket)."""
     rows: list[dict[str, Any]] = []
     for run in result["runs"]:
-        if per_disk:
-            rows += [{count: run[count], **disk} for disk in run["disks"]]
+        if per_disk or per_seek:
+            rows += _disk_rows(run["disks"], {count: run[count]}, per_seek)
         else:
             rows.append(_front.flatten(run, skip=("disks", *lists)))
-    return _front.frame(rows, identity, result["workload"])
+    return _front.frame(rows, _front.identity(result), result["workload"])
 
 
-def _block_read_frame(result: Mapping[str, Any], per_disk: bool = False) -> pd.DataFrame:
-    if not per_disk:
+def _block_read_frame(result: Mapping[str, Any], per_disk: bool = False, per_seek: bool = False) -> pd.DataFrame:
+    _one_shape(per_disk=per_disk, per_seek=per_seek)
+    if not (per_disk or per_seek):
         return _one_run_frame(result)
-    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
     run = result["runs"][0]
-    return _front.frame(run["intervals"] or run["disks"], identity, "block-read")
+    rows = run["intervals"] if per_disk and run["intervals"] else _disk_rows(run["disks"], {}, per_seek)
+    return _front.frame(rows, _front.identity(result), "block-read")
 
 
 block_read = _front.function(
     "block-read", _block_read_frame,
     summary="Block reads straight at the vdev layer of a pool",
     shape_args=[("per_disk", False, "one row per disk (with ``interval_ms``: per disk and interval) "
-                                    "instead of one row for the run.")],
+                                    "instead of one row for the run."), _PER_SEEK],
     returns="""
 Every row is led by the run's identification: ``pool`` (normalised spec), ``profile``,
 ``mirror_policy``, ``pattern``, ``priority``, ``bs_bytes``, ``depth``, ``span_bytes``,
@@ -185,8 +208,11 @@ Default: one row: ``blocks``, ``bytes``, ``elapsed_s``, ``throughput_mb_s``, ``l
 ``per_disk=True``: one row per disk: ``disk`` (d0, d1, ...), ``drive``, ``vdev``, ``busy_pct``,
 ``reads``, ``read_bytes``, ``read_mb_s``, ``zios``, ``aggregated``, ``aggregated_zios``,
 ``gap_bytes``, ``split``, ``mean_active``, ``mean_queued``, ``mean_service_ms``,
-``mirror_chosen`` (reads a mirror assigned to this child), ``vdev_cache_*``,
-``seek_log2_cylinders`` (bucket k counts seeks of [2**k, 2**(k+1)) cylinders).
+``mirror_chosen`` (reads a mirror assigned to this child), ``vdev_cache_*``.
+
+``per_seek=True``: one row per disk and seek distance (log2 buckets): ``disk``,
+``seek_min_cylinders``, ``seek_max_cylinders``, ``seeks`` (seeks of at least min and less than
+max cylinders; the first bucket, 0 to 2, holds the reads that did not move the heads).
 
 ``per_disk=True, interval_ms=T``: one row per disk per interval (``zpool iostat -v``):
 ``interval``, ``t_start_s``, ``t_end_s``, ``disk``, ``reads``, ``read_bytes``,
@@ -194,15 +220,14 @@ Default: one row: ``blocks``, ``bytes``, ``elapsed_s``, ``throughput_mb_s``, ``l
 """)
 
 
-def _readers_frame(result: Mapping[str, Any], per_disk: bool = False, per_reader: bool = False) -> pd.DataFrame:
-    if per_disk and per_reader:
-        raise ValueError("per_disk, per_reader: one shape at a time")
+def _readers_frame(result: Mapping[str, Any], per_disk: bool = False, per_reader: bool = False,
+                   per_seek: bool = False) -> pd.DataFrame:
+    _one_shape(per_disk=per_disk, per_reader=per_reader, per_seek=per_seek)
     if not per_reader:
-        return _sweep_frame(result, "readers", per_disk, lists=("per_reader_mb_s",))
-    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
+        return _sweep_frame(result, "readers", per_disk, per_seek, lists=("per_reader_mb_s",))
     rows = [{"readers": run["readers"], "reader": i, "throughput_mb_s": v}
             for run in result["runs"] for i, v in enumerate(run["per_reader_mb_s"])]
-    return _front.frame(rows, identity, "readers")
+    return _front.frame(rows, _front.identity(result), "readers")
 
 
 readers = _front.function(
@@ -211,7 +236,8 @@ readers = _front.function(
             "L2ARC, the vdev tree, the disks and the host CPU. Every reader count is a separate run on a "
             "fresh pool; throughput is measured as dd does: bytes / elapsed, MB = 10**6 bytes",
     shape_args=[("per_disk", False, "one row per reader count and disk instead of one per reader count."),
-                ("per_reader", False, "one row per reader count and reader: ``reader``, ``throughput_mb_s``.")],
+                ("per_reader", False, "one row per reader count and reader: ``reader``, ``throughput_mb_s``."),
+                _PER_SEEK],
     returns="""
 Every row is led by the run's identification (``df.attrs["run"]`` holds it too): ``pool``
 (normalised spec), ``profile``, ``mirror_policy`` (effective), ``layout``, ``primarycache``,
@@ -227,11 +253,14 @@ them, nested objects flattened (``arc.hits`` is ``arc_hits``): ``throughput_mb_s
 
 ``per_disk=True``: one row per reader count and disk: ``disk`` (d0, d1, ...), ``drive``,
 ``vdev``, ``busy_pct``, ``reads``, ``read_bytes``, ``read_mb_s``, ``zios``, ``aggregated``, ...
+
+``per_seek=True``: one row per reader count, disk and seek distance (as :func:`block_read`'s).
 """)
 
 
-def _writers_frame(result: Mapping[str, Any], per_disk: bool = False) -> pd.DataFrame:
-    return _sweep_frame(result, "writers", per_disk, lists=("per_writer_mb_s",))
+def _writers_frame(result: Mapping[str, Any], per_disk: bool = False, per_seek: bool = False) -> pd.DataFrame:
+    _one_shape(per_disk=per_disk, per_seek=per_seek)
+    return _sweep_frame(result, "writers", per_disk, per_seek, lists=("per_writer_mb_s",))
 
 
 writers = _front.function(
@@ -240,7 +269,8 @@ writers = _front.function(
             "throttle, dirty data and txg sync through the allocator, the vdev tree and the disks. Every "
             "writer count is a separate run on a fresh pool; throughput is bytes / time until the last "
             "``write()`` returned, MB = 10**6 bytes",
-    shape_args=[("per_disk", False, "one row per writer count and disk instead of one per writer count.")],
+    shape_args=[("per_disk", False, "one row per writer count and disk instead of one per writer count."),
+                _PER_SEEK],
     returns="""
 Every row is led by the run's identification: ``pool``, ``profile``, ``mirror_policy``,
 ``bs_bytes``, ``file_size_bytes``, ``recordsize_bytes``, ``fsync_at_end``, ``read_back``,
@@ -254,6 +284,7 @@ flattened: ``throughput_mb_s``, ``elapsed_s``, ``final_sync_s``, ``app_bytes_wri
 ``read_back_mb_s`` (NaN without ``read_back``), ``txg_*``, ``dmu_*``.
 
 ``per_disk=True``: one row per writer count and disk (the per-disk columns of :func:`block_read`).
+``per_seek=True``: one row per writer count, disk and seek distance (as :func:`block_read`'s).
 """)
 
 
@@ -318,18 +349,18 @@ run on a raw drive or through the pool's write path (docs/fio-jobs.md).
 # ---------------------------------------------------------------------------- workload
 
 
-def _workload_frame(result: Mapping[str, Any], per_disk: bool = False) -> pd.DataFrame:
-    if not per_disk:
+def _workload_frame(result: Mapping[str, Any], per_disk: bool = False, per_seek: bool = False) -> pd.DataFrame:
+    _one_shape(per_disk=per_disk, per_seek=per_seek)
+    if not (per_disk or per_seek):
         return _one_run_frame(result)
-    identity = {k: v for k, v in result.items() if k not in ("workload", "runs")}
-    return _front.frame(result["runs"][0]["disks"], identity, "workload")
+    return _front.frame(_disk_rows(result["runs"][0]["disks"], {}, per_seek), _front.identity(result), "workload")
 
 
 workload = _front.function(
     "workload", _workload_frame,
     summary="A workload personality (fileserver, database, ...) for a fixed time through the pool, locally "
             "or behind an NFS front",
-    shape_args=[("per_disk", False, "one row per disk instead of one for the run.")],
+    shape_args=[("per_disk", False, "one row per disk instead of one for the run."), _PER_SEEK],
     returns="""
 One row: the run's identification ``personality``, ``pool``, ``profile``, ``sync``, ``logbias``,
 ``seed``; then ``nfs`` (bool), ``threads``, ``duration_s``, ``reads``, ``writes``,
@@ -340,6 +371,7 @@ One row: the run's identification ``personality``, ``pool``, ``profile``, ``sync
 ``zil_indirect_bytes``, ``zil_flushes``, ``zil_flush_wait_ms``.
 
 ``per_disk=True``: one row per disk (the per-disk columns of :func:`block_read`).
+``per_seek=True``: one row per disk and seek distance (as :func:`block_read`'s).
 """)
 
 

@@ -18,8 +18,7 @@ SUMMARY_COLUMNS = RUN_COLUMNS + ["blocks", "bytes", "elapsed_s", "throughput_mb_
 #: The per-disk columns every pool workload shares (sim/zfs/pool_report.cc DisksToJson).
 DISK_COLUMNS = ["disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
                 "aggregated_zios", "gap_bytes", "split", "mean_active", "mean_queued", "mean_service_ms",
-                "mirror_chosen", "vdev_cache_hits", "vdev_cache_delegations", "vdev_cache_misses",
-                "seek_log2_cylinders"]
+                "mirror_chosen", "vdev_cache_hits", "vdev_cache_delegations", "vdev_cache_misses"]
 INTERVAL_COLUMNS = ["interval", "t_start_s", "t_end_s", "disk", "reads", "read_bytes", "read_ops_s", "read_mb_s"]
 
 
@@ -74,6 +73,24 @@ def test_block_read_per_disk():
     assert list(df.columns) == RUN_COLUMNS + DISK_COLUMNS
     assert list(df["disk"]) == ["d0", "d1"]
     assert df["reads"].sum() >= 500 and df["mirror_chosen"].sum() == 500
+
+
+def test_block_read_per_seek():
+    kw = dict(pattern="rand", depth=4, count=500)
+    seeks = ziosim.block_read(MIRROR, per_seek=True, **kw)
+    assert list(seeks.columns) == RUN_COLUMNS + ["disk", "seek_min_cylinders", "seek_max_cylinders", "seeks"]
+    disks = ziosim.block_read(MIRROR, per_disk=True, **kw).set_index("disk")
+    for disk, buckets in seeks.groupby("disk", observed=True):
+        # log2 buckets, contiguous from 0: [0, 2), [2, 4), [4, 8), ...
+        assert list(buckets["seek_min_cylinders"])[0] == 0
+        assert list(buckets["seek_min_cylinders"])[1:] == list(buckets["seek_max_cylinders"])[:-1]
+        # one seek per media access: at most one per read, fewer where the drive's cache served it
+        assert 0 < buckets["seeks"].sum() <= disks.loc[disk, "reads"]
+        # random 4K reads over a 1 TB drive travel far: most seeks cross thousands of cylinders
+        far = buckets.loc[buckets["seek_min_cylinders"] >= 1024, "seeks"].sum()
+        assert far >= 0.8 * buckets["seeks"].sum()
+    with pytest.raises(ValueError, match="per_disk, per_seek: one shape at a time"):
+        ziosim.block_read(MIRROR, count=10, per_disk=True, per_seek=True)
 
 
 def test_block_read_intervals():
