@@ -104,7 +104,7 @@ def load_matrix(path):
             "rotational": bool(s.get("rotational", True)),
             "device": s.get("device", "fixed:latency=4ms,bandwidth=150MB/s,lanes=1"),
             "eras": list(s.get("eras", ERAS)),
-            "repeats": int(s.get("repeats", 2)),
+            "repeats": int(s.get("repeats", 3)),
             "tunables": dict(s.get("tunables", {})),
             "arc_max": size(s.get("arc_max", "1G"), f"{where}: arc_max"),
             "leaf_size": size(s.get("leaf_size", "4G"), f"{where}: leaf_size"),

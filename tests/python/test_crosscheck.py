@@ -26,8 +26,13 @@ REFS = sorted((REPO / "traces" / "crosscheck").glob("*/*.json"))
 # Targets of the issue: per-leaf statistics within 5 %, MB/s within 10 %.
 TARGET = {"mb_s": 0.10, "leaf_bytes": 0.05, "amplification": 0.05}
 # (era, scenario, metric) -> (bound, why): where ziosim misses a target, the bound it is held to.
-STARTUP = ("the real code first reads the file's dnode and the objset's indirect blocks, 5-10 dependent "
-           "small reads (20-40 ms) that ziosim does not model; they weigh on a 16 MiB read")
+STARTUP = ("b134 is timed around dd, open included: the FUSE lookup, the file's dnode and the objset's "
+           "indirect blocks, 5-10 dependent small reads (20-40 ms) that ziosim's readers, timed from the first "
+           "read as dd's own figure is, do not make; they weigh on a 16 MiB read (the 2.1 harness opens the "
+           "object before its clock)")
+RUN_AHEAD = ("a 16 MiB range read on RAID-Z2: ziosim's prefetch runs 14.5 MiB past the range where the real "
+             "code's runs 10.3-12.9 MiB (when its prefetch I/O is issued against when the reader stops), so "
+             "10 % more leaf bytes and the reader shares the disks with more run-ahead")
 ISSUE_SPACING = ("ziosim issues a dmu_read's blocks at one instant (26-48 % of its consecutive leaf reads arrive "
                  "within 20 us of each other), the real code spends CPU per zio (0-9 %): on a drive that answers "
                  "in under a millisecond (drive cache hits, an SSD) the first reads complete before the last "
@@ -36,9 +41,10 @@ FUSE_CPU = ("b134 is read through FUSE, 128K per request, each crossing the kern
             "zfs-fuse daemon on this 2-core host: on a drive faster than the reference device that CPU time, "
             "which ziosim does not model, bounds the real MB/s (leaf reads and queue depth match exactly)")
 KNOWN_GAPS: dict[tuple[str, str, str], tuple[float, str]] = {
-    ("openzfs-2.1", "mirror2-range", "mb_s"): (0.15, STARTUP),
     ("onnv-134", "mirror2-range", "mb_s"): (0.15, STARTUP),
-    ("openzfs-2.1", "raidz2-5-range", "mb_s"): (0.35, STARTUP),
+    ("openzfs-2.1", "raidz2-5-range", "mb_s"): (0.20, RUN_AHEAD),
+    ("openzfs-2.1", "raidz2-5-range", "leaf_bytes"): (0.12, RUN_AHEAD),
+    ("openzfs-2.1", "raidz2-5-range", "amplification"): (0.12, RUN_AHEAD),
     ("onnv-134", "raidz2-5-range", "mb_s"): (0.35, STARTUP),
     ("openzfs-2.1", "mirror2", "mb_s"): (0.25, "the real 2.1 mirror's MB/s moves by 15 % between regenerations on "
                                                "this 2-core machine (2 readers: 161.5 then 135.2 MB/s); ziosim 165"),
@@ -47,8 +53,8 @@ KNOWN_GAPS: dict[tuple[str, str, str], tuple[float, str]] = {
     ("openzfs-2.1", "raidz1-5", "mb_s"): (0.20, ISSUE_SPACING + "; on RAID-Z1 a child's data columns of "
                                                 "consecutive blocks are contiguous (the parity column between them is "
                                                 "within the read gap limit), so aggregation follows arrival timing: "
-                                                "ziosim makes 77 1M aggregates where the real code makes 44 and "
-                                                "reads 13-18 % faster (403 vs 500 leaf reads at 1 reader)"),
+                                                "ziosim reads 403 leaf reads where the real code makes 431-500 "
+                                                "across regenerations, and up to 18 % faster"),
     ("openzfs-2.1", "mirror2-nonrot", "mb_s"): (0.30, "on non-rotating children the real code alternates more "
                                                       "(run length 2.1 vs 3.0); its MB/s moved from 41-51 to 52-53 "
                                                       "between regenerations"),
@@ -197,14 +203,20 @@ def test_real_code_on_ziosims_own_hdd_model(workdir):
     scn = small("hdd", device="wd-re4-1tb")
     xc.apply_drive(scn, {}, "test")
     assert scn["rotational"] and scn["leaf_size"] > 10**12  # each leaf the whole 1 TB drive, an HDD
-    real = xc.run_real(scn, "openzfs-2.1", 1, workdir)
     sim = xc.run_ziosim(scn, "openzfs-2.1", 1, workdir)
-    # The drive model served every leaf read in real time: the same structure as in the simulator.
-    assert real["read_from_two_children"] == sim["read_from_two_children"] == 0
-    assert abs(real["amplification"] - 1) < 0.02
-    assert real["max_in_flight"] <= 13
-    assert abs(real["leaf_reads"] - sim["leaf_reads"]) <= 0.25 * sim["leaf_reads"], (real, sim)
-    assert abs(real["mb_s"] - sim["mb_s"]) <= 0.25 * sim["mb_s"], (real["mb_s"], sim["mb_s"])
+    # Real code runs in real time, so how many reads the queue aggregates depends on when this
+    # machine's threads run: 76 to 105 leaf reads, 110 to 153 MB/s, over runs here with and without
+    # the other core busy. The simulator is compared with three runs' spread, not with one run.
+    real = [xc.run_real(scn, "openzfs-2.1", 1, workdir) for _ in range(3)]
+    for run in real:
+        # The drive model served every leaf read in real time: the same structure as in the simulator.
+        assert run["read_from_two_children"] == sim["read_from_two_children"] == 0
+        assert abs(run["amplification"] - 1) < 0.02
+        assert run["max_in_flight"] <= 13
+    reads = sorted(run["leaf_reads"] for run in real)
+    assert 0.75 * reads[0] <= sim["leaf_reads"] <= 1.25 * reads[-1], (reads, sim["leaf_reads"])
+    mb_s = sorted(run["mb_s"] for run in real)[1]
+    assert abs(mb_s - sim["mb_s"]) <= 0.25 * sim["mb_s"], (mb_s, sim["mb_s"])
 
 
 def test_a_catalog_device_is_checked_against_its_drive():
