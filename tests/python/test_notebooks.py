@@ -44,6 +44,20 @@ def test_notebooks_exist():
             "prefetch-and-arc.ipynb"} <= names
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_the_prose_of_every_notebook_is_checked(path):
+    """A sentence that states a result ("X is faster than Y", "falls to one disk's speed") has
+    assertions in a hidden cell below it (tag ``claims``), which the run below executes, so a model
+    change that falsifies the prose fails the suite."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    claims = [c for c in cells if "claims" in c.get("metadata", {}).get("tags", [])]
+    assert claims, f"{path.name}: no claims cell"
+    for c in claims:
+        source = "".join(c["source"])
+        assert c["cell_type"] == "code" and "assert " in source, source[:200]
+        assert c["metadata"].get("jupyter", {}).get("source_hidden"), f"{path.name}: a claims cell is not hidden"
+
+
 @pytest.mark.parametrize("path", _repo_notebooks(), ids=lambda p: str(p.relative_to(REPO)))
 def test_stored_without_outputs(path):
     nb = json.loads(path.read_text(encoding="utf-8"))
