@@ -9,7 +9,7 @@
 #include <span>
 #include <sstream>
 
-#include <toml++/toml.h>
+#include "sim/core/toml.h"
 
 #include "models/catalog/hdd_from_datasheet.h"
 #include "models/device/hdd.h"

@@ -1,6 +1,6 @@
 // toml++'s implementation, compiled once into the core: every other file
-// includes <toml++/toml.h> as declarations only (TOML_HEADER_ONLY=0,
+// includes toml++ (sim/core/toml.h) as declarations only (TOML_HEADER_ONLY=0,
 // CMakeLists.txt), and nothing links the system's libtomlplusplus.so, so an
 // installed wheel loads on a machine without it.
 #define TOML_IMPLEMENTATION
-#include <toml++/toml.h>
+#include "sim/core/toml.h"

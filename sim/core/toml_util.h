@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include <toml++/toml.h>
+#include "sim/core/toml.h"
 
 namespace ziosim {
 

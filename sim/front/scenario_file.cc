@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include <toml++/toml.h>
+#include "sim/core/toml.h"
 
 #include "sim/core/status.h"
 #include "sim/core/text.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include <toml++/toml.h>
+#include "sim/core/toml.h"
 
 #include "sim/core/data_dir.h"
 #include "sim/core/status.h"

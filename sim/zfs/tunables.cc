@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include <toml++/toml.h>
+#include "sim/core/toml.h"
 
 #include "sim/core/data_dir.h"
 #include "sim/core/status.h"

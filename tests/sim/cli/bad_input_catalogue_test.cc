@@ -64,6 +64,9 @@ const BadInput kCatalogue[] = {
      "note = \"\"\"\n\u00e9\n\"\"\"\n[dataset]\nrecordsize = \u00b5 \"1M\"\n",
      "run $F.toml",
      "$F.toml:8: a non-ASCII character outside a string or a comment (TOML allows it only there)"},
+    // toml++ 3.3.0 asserts on this key before reporting it (sim/core/toml.h): the report, not an abort.
+    {"MalformedTableHeader", "[pool]\nspec = \"wd-re4-1tb\"\n[= dataset]\n", "run $F.toml",
+     "$F.toml:3: Error while parsing key: expected bare key starting character or string delimiter, saw '='"},
     {"UnknownKey", "[pool]\nspec = \"wd-re4-1tb\"\n[dataset]\ncompresion = 2.0\n", "run $F.toml",
      "$F.toml:4: dataset.compresion: unknown key (did you mean compression?)"},
     {"UnknownDrive", "", "disk-bench --drive nosuch-drive",
