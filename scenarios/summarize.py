@@ -2,9 +2,10 @@
 """Run scenario files with `ziosim run FILE --json` and print one Markdown table.
 
 One row per (file, reader count). The tables in the scenario READMEs are the
-output of the command line shown above each of them, unedited.
+output of the command line shown above each of them, regenerated and checked by
+scenarios/tables.py.
 
-    python3 scenarios/summarize.py [--ziosim BIN] [--cols a,b,c] FILE.toml ...
+    python3 scenarios/summarize.py [--ziosim BIN] [--cols a,b,c] [--base SPEC]... FILE.toml ...
 
 Columns (--cols, comma separated; default: file,readers,mb_s,disk_app,cpu,time_s,busy):
   file        the file name without .toml
@@ -32,18 +33,17 @@ Columns (--cols, comma separated; default: file,readers,mb_s,disk_app,cpu,time_s
   arc_hits    ARC hits / misses / L2ARC hits
   prefetch    DMU prefetch reads issued
   waited      block reads that found the block already in flight (waited on it)
+  vs_base     mb_s / the base row's mb_s (same reader count; --base)
+  change_pct  the same as a change: +43 %
 
-Caveat (a ziosim reporting quirk, see scenarios/README.md): with `warm = true`
-the per-disk columns and the ARC/DMU counters also count the warm-up pass;
-mb_s, disk_app, cpu, time_s and disk_gb are for the measured pass only.
+--base SPEC (repeatable) names each row's base: NAME (every row: the file NAME.toml
+among the files given) or FROM=TO (a row whose file name contains FROM: that name
+with FROM replaced by TO). A row without a base shows "-".
 """
 import argparse
-import json
 import os
-import subprocess
-import sys
 
-from ziosim_bin import find_ziosim
+from ziosim_bin import find_ziosim, run_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_COLS = "file,readers,mb_s,disk_app,cpu,time_s,busy"
@@ -118,23 +118,51 @@ def cell(col, path, top, run):
     raise SystemExit("summarize.py: unknown column '{}'".format(col))
 
 
+def stem(path):
+    return os.path.splitext(os.path.basename(path))[0]
+
+
+def base_of(name, specs):
+    """The file name a row of file `name` is compared with (--base), or None."""
+    for spec in specs:
+        frm, eq, to = spec.partition("=")
+        if not eq:
+            return spec
+        if frm in name:
+            return name.replace(frm, to)
+    return None
+
+
+def relative(col, run, base):
+    if base is None:
+        return "-"
+    ratio = run["throughput_mb_s"] / base["throughput_mb_s"]
+    return "{:.2f}".format(ratio) if col == "vs_base" else "{:+.0f} %".format(100.0 * (ratio - 1.0))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ziosim", default=find_ziosim())
     ap.add_argument("--cols", default=DEFAULT_COLS)
+    ap.add_argument("--base", action="append", default=[], metavar="SPEC")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     cols = [c.strip() for c in a.cols.split(",") if c.strip()]
+    results = []
+    for path in a.files:
+        results.append((path, run_json(a.ziosim, path)))
+    runs = {(stem(path), run["readers"]): run for path, top in results for run in top["runs"]}
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
-    for path in a.files:
-        p = subprocess.run([a.ziosim, "run", path, "--json"], capture_output=True, text=True)
-        if p.returncode != 0:
-            sys.stderr.write(p.stderr)
-            raise SystemExit("summarize.py: {} failed (exit {})".format(path, p.returncode))
-        top = json.loads(p.stdout)
+    for path, top in results:
         for run in top["runs"]:
-            print("| " + " | ".join(cell(c, path, top, run) for c in cols) + " |")
+            base_name = base_of(stem(path), a.base)
+            if base_name is not None and (base_name, run["readers"]) not in runs:
+                raise SystemExit("summarize.py: --base: no file {}.toml with {} readers among the files".format(
+                    base_name, run["readers"]))
+            base = runs.get((base_name, run["readers"]))
+            print("| " + " | ".join(relative(c, run, base) if c in ("vs_base", "change_pct")
+                                    else cell(c, path, top, run) for c in cols) + " |")
 
 
 if __name__ == "__main__":

@@ -13,16 +13,14 @@ IO/s" note for the measurement).
 """
 import argparse
 import csv
-import json
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(ROOT, "scenarios"))
-from ziosim_bin import find_ziosim  # noqa: E402
+from ziosim_bin import find_ziosim, run_json  # noqa: E402
 
 ROWS = [("stripe2", "stripe of 2 disks", "2 striped"), ("2x2way", "2 x 2-way mirror", "2 x 2-way mirror"),
         ("2x3way", "2 x 3-way mirror", "2 x 3-way mirror"), ("2x4way", "2 x 4-way mirror", "2 x 4-way mirror")]
@@ -44,9 +42,7 @@ def published(csv_path):
 
 
 def predict(ziosim, name, bs, random):
-    p = subprocess.run([ziosim, "run", os.path.join(HERE, name + ".toml"), "--json"],
-                       capture_output=True, text=True, check=True)
-    run = json.loads(p.stdout)["runs"][0]
+    run = run_json(ziosim, os.path.join(HERE, name + ".toml"))["runs"][0]
     mb_s = run["throughput_mb_s"]
     return mb_s * 1e6 / bs if random else mb_s
 

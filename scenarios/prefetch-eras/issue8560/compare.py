@@ -11,15 +11,13 @@ their error for completeness only.
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(ROOT, "scenarios"))
-from ziosim_bin import find_ziosim  # noqa: E402
+from ziosim_bin import find_ziosim, run_json  # noqa: E402
 ERAS = [("0.6", "zol-0.6.5"), ("0.7", "zol-0.7"), ("0.8", "zol-0.8")]
 
 
@@ -33,9 +31,7 @@ def published(csv_path):
 
 
 def predict(ziosim, name):
-    p = subprocess.run([ziosim, "run", os.path.join(HERE, name + ".toml"), "--json"],
-                       capture_output=True, text=True, check=True)
-    return json.loads(p.stdout)["runs"][0]["throughput_mb_s"]
+    return run_json(ziosim, os.path.join(HERE, name + ".toml"))["runs"][0]["throughput_mb_s"]
 
 
 def main():
