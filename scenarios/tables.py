@@ -44,7 +44,7 @@ BEGIN = "<!-- output of the command above -->"
 END = "<!-- end of output -->"
 # Where documents with generated blocks live.
 SEARCHED = ("scenarios", "docs", "README.md")
-SKIPPED = 77  # a command's way of saying its input is absent
+SKIPPED = 77  # a command's way of saying its input is absent (ziosim_bin.need)
 
 
 @dataclass

@@ -3,6 +3,7 @@ build/ziosim, else the one on PATH), and how they run a scenario file.
 
 Set ZIOSIM_RUN_CACHE to a folder to keep each run's JSON there, keyed by the binary and the
 file's bytes: scenarios/tables.py does, so that a file two tables show runs once."""
+import fcntl
 import hashlib
 import json
 import os
@@ -20,29 +21,44 @@ def find_ziosim():
     return built if os.access(built, os.X_OK) else "ziosim"
 
 
+SKIPPED = 77  # exit status: an input is absent (scenarios/tables.py leaves the block as it is)
+
+
+def need(path, who):
+    """`path`, or exit SKIPPED saying it is absent (../shared is not beside every checkout)."""
+    if not os.path.exists(path):
+        print("{}: {} is absent: skipped".format(who, path), file=sys.stderr)
+        sys.exit(SKIPPED)
+    return path
+
+
 def run_json(ziosim, path):
     """`ziosim run PATH --json`, parsed; exits with the command's stderr if it fails."""
     cache = os.environ.get("ZIOSIM_RUN_CACHE")
-    key = None
-    if cache:
-        binary = os.path.realpath(shutil.which(ziosim) or ziosim)
-        digest = hashlib.sha256()
-        for part in (binary, str(os.stat(binary).st_mtime_ns), os.path.realpath(path)):
-            digest.update(part.encode() + b"\0")
-        with open(path, "rb") as f:
-            digest.update(f.read())
-        key = os.path.join(cache, digest.hexdigest() + ".json")
-        if os.path.exists(key):
-            with open(key) as f:
-                return json.load(f)
+    if not cache:
+        return json.loads(_run(ziosim, path))
+    binary = os.path.realpath(shutil.which(ziosim) or ziosim)
+    digest = hashlib.sha256()
+    for part in (binary, str(os.stat(binary).st_mtime_ns), os.path.realpath(path)):
+        digest.update(part.encode() + b"\0")
+    with open(path, "rb") as f:
+        digest.update(f.read())
+    key = os.path.join(cache, digest.hexdigest())
+    # One process runs a given file; the others (blocks run at once) wait for its result.
+    with open(key + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(key + ".json"):
+            out = _run(ziosim, path)
+            with open(key + ".tmp", "w") as f:
+                f.write(out)
+            os.replace(key + ".tmp", key + ".json")
+    with open(key + ".json") as f:
+        return json.load(f)
+
+
+def _run(ziosim, path):
     p = subprocess.run([ziosim, "run", path, "--json"], capture_output=True, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
         raise SystemExit("{} run {} failed (exit {})".format(ziosim, path, p.returncode))
-    if key:
-        tmp = "{}.{}.tmp".format(key, os.getpid())
-        with open(tmp, "w") as f:
-            f.write(p.stdout)
-        os.replace(tmp, key)  # atomic: blocks run at once may race to the same file
-    return json.loads(p.stdout)
-
+    return p.stdout

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -21,27 +20,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
-SKIPPED = 77
+sys.path.insert(0, str(ROOT / "scenarios"))
+from ziosim_bin import find_ziosim, need  # noqa: E402
 
 
 def ziosim(*args: str) -> dict:
-    binary = os.environ.get("ZIOSIM") or str(ROOT / "build" / "ziosim")
-    p = subprocess.run([binary, *args, "--json"], capture_output=True, text=True)
+    p = subprocess.run([find_ziosim(), *args, "--json"], capture_output=True, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
         raise SystemExit(f"calibration_tables.py: ziosim {' '.join(args)} failed (exit {p.returncode})")
     return json.loads(p.stdout)
 
 
-def need(path: Path) -> Path:
-    if not path.exists():
-        print(f"calibration_tables.py: {path} is absent: skipped", file=sys.stderr)
-        raise SystemExit(SKIPPED)
-    return path
-
-
 def disksim(tmp: Path) -> None:
-    folder = need(DATA / "disksim-valid")
+    folder = Path(need(DATA / "disksim-valid", "calibration_tables.py"))
     print("| drive | held-out mean error, fitted | held-out demerit, fitted | spec model: mean error "
           "| spec model: demerit | fit residuals (hit / miss / write, ms rms) | hits |")
     print("|---|---|---|---|---|---|---|")
@@ -56,7 +48,7 @@ def disksim(tmp: Path) -> None:
 
 
 def fio_vm(tmp: Path) -> None:
-    folder = need(DATA / "fio-vm")
+    folder = Path(need(DATA / "fio-vm", "calibration_tables.py"))
     files = sorted(str(f) for f in [*folder.glob("randread*.json"), *folder.glob("seqread*.json")])
     j = ziosim("calibrate", "--kind", "ssd", *files, "--holdout", "rep2", "--holdout", "1M_libaio",
                "-o", str(tmp / "vm.toml"))

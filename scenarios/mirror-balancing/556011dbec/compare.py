@@ -16,11 +16,12 @@ import csv
 import os
 import re
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(ROOT, "scenarios"))
-from ziosim_bin import find_ziosim, run_json  # noqa: E402
+from ziosim_bin import find_ziosim, need, run_json  # noqa: E402
 
 ROWS = [("stripe2", "stripe of 2 disks", "2 striped"), ("2x2way", "2 x 2-way mirror", "2 x 2-way mirror"),
         ("2x3way", "2 x 3-way mirror", "2 x 3-way mirror"), ("2x4way", "2 x 4-way mirror", "2 x 4-way mirror")]
@@ -56,7 +57,12 @@ def main():
     ap.add_argument("--ziosim", default=find_ziosim())
     ap.add_argument("--csv", default=os.path.join(ROOT, "..", "shared", "reference", "measurements.csv"))
     a = ap.parse_args()
-    pub = published(a.csv)
+    pub = published(need(a.csv, "compare.py"))
+    # Every prediction at once (one ziosim per core): the 32 runs take minutes one after another.
+    jobs = [("{}-{}-{}".format(short, state, col), bs, random) for short, _, _ in ROWS
+            for col, _, bs, random in COLS for state in ("pristine", "patched")]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        predicted = dict(zip((name for name, _, _ in jobs), pool.map(lambda j: predict(a.ziosim, *j), jobs)))
     print("| pool | fio column | unit | published pristine -> patched (ratio) | predicted pristine -> patched (ratio) "
           "| error pristine | error patched | error of ratio |")
     print("|---|---|---|---|---|---|---|---|")
@@ -65,8 +71,8 @@ def main():
             unit = "IO/s" if random else "MB/s"
             p0 = pub[(layout, workload, "pristine")]
             p1 = pub[(layout, workload, "patched")]
-            m0 = predict(a.ziosim, "{}-pristine-{}".format(short, col), bs, random)
-            m1 = predict(a.ziosim, "{}-patched-{}".format(short, col), bs, random)
+            m0 = predicted["{}-pristine-{}".format(short, col)]
+            m1 = predicted["{}-patched-{}".format(short, col)]
             print("| {} | {} | {} | {:.0f} -> {:.0f} ({:.2f}) | {:.0f} -> {:.0f} ({:.2f}) | {} | {} | {} |".format(
                 label, col, unit, p0, p1, p1 / p0, m0, m1, m1 / m0, err(m0, p0), err(m1, p1),
                 err(m1 / m0, p1 / p0)))

@@ -17,7 +17,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(ROOT, "scenarios"))
-from ziosim_bin import find_ziosim, run_json  # noqa: E402
+from ziosim_bin import find_ziosim, need, run_json  # noqa: E402
 ERAS = [("0.6", "zol-0.6.5"), ("0.7", "zol-0.7"), ("0.8", "zol-0.8")]
 
 
@@ -39,7 +39,7 @@ def main():
     ap.add_argument("--ziosim", default=find_ziosim())
     ap.add_argument("--csv", default=os.path.join(ROOT, "..", "shared", "reference", "measurements.csv"))
     a = ap.parse_args()
-    pub = published(a.csv)
+    pub = published(need(a.csv, "compare.py"))
     print("| ZFS | profile | published on / off MB/s | ratio | predicted on / off MB/s | ratio | error on | error off "
           "| error of ratio |")
     print("|---|---|---|---|---|---|---|---|---|")
