@@ -97,9 +97,15 @@ class HddDevice::Impl {
   void ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end, int64_t t);
   int64_t ReadAheadTarget(int64_t held_from, int64_t req_end) const;
 
+  // Which tracks of an access are read or written with zero latency.
+  enum class ZeroLatency { kNone, kFirstTrack, kEveryTrack };
+  ZeroLatency ZeroLatencyFor(bool is_write) const;
+  int64_t FreeBlocksBefore(int64_t lbn) const;
+
   int64_t ArmStart(int64_t t, int64_t cmd_done);
   int64_t WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd,
-                    bool positioned = false);
+                    bool positioned = false, ZeroLatency zero_latency = ZeroLatency::kNone);
+  bool SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st);
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
   int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark) const;
   void DropLeadingBlocks(int64_t blocks);
@@ -114,6 +120,7 @@ class HddDevice::Impl {
   HddSegmentCache cache_;
   ReadAhead ra_;
   std::vector<MediaRun> runs_;  // scratch for the current access; capacity reused
+  int64_t land_ps_ = 0;         // when the head reached the access's first track
   int64_t arm_free_ps_ = 0;     // earlier mechanical work (destage) holds the arm until then
   bool prev_was_write_ = false;
   int64_t last_write_end_lbn_ = -1;
@@ -150,24 +157,28 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
   const int64_t arm_start = ArmStart(t, cmd_done);
 
   // A partial hit sends its cached head at once, then the rest comes from the media.
-  int64_t cached = 0, bus_free = 0;
+  // A drive that never disconnects is ready to send as soon as the command is done.
+  int64_t cached = 0, bus_free = io.never_disconnect ? cmd_done + Ps(io.data_prep_ns) : 0;
   if (seg >= 0 && io.immediate_partial_hit) {
     bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
     cached = cache_.at(seg).end - lbn;
     bus_free = arrive + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns) + cached * b;
   }
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
-  const int64_t media_end = WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd);
+  const int64_t media_end =
+      WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   bd->wait_ns = RoundNs(arm_start - cmd_done);
   const int64_t sent = BusPipeline(bus_free, b, ReadWatermark(media_n));
 
-  const int64_t held_from = seg >= 0 ? std::min(cache_.at(seg).start, lbn) : lbn;
+  // A fresh segment also keeps the free blocks read on the way to the first wanted one.
+  const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
+  const int64_t held_from = seg >= 0 ? std::min(cache_.at(seg).start, lbn) : fill_from;
   const int target_seg = seg >= 0 ? seg : cache_.Victim(/*for_write=*/false);
   if (seg >= 0) {
     cache_.Extend(seg, lbn + n);
     cache_.Touch(seg);
   } else {
-    cache_.Fill(target_seg, lbn, lbn + n, /*is_write=*/false);
+    cache_.Fill(target_seg, fill_from, lbn + n, /*is_write=*/false);
   }
   if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn + n, media_end);
   return sent + Ps(io.read_completion_ns);
@@ -242,13 +253,14 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
   const HddInterface& io = p_.interface;
   const int64_t reconnect = Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
   int64_t seen = 0;
-  bool connected = false;
+  bool connected = io.never_disconnect;
+  const bool holds_bus = io.hold_bus_read || io.never_disconnect;
   for (const MediaRun& r : runs_) {
     if (!connected && seen + r.blocks >= watermark) {
       const int64_t wth = r.start_ps + (watermark - seen) * r.sector_ps;
       bus_free = std::max(bus_free, wth + reconnect) + seen * b;  // earlier runs are all buffered
       connected = true;
-    } else if (connected && !io.hold_bus_read && bus_free < r.first_ready_ps()) {
+    } else if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
       bus_free = r.first_ready_ps() + reconnect;
     }
     seen += r.blocks;
@@ -385,33 +397,76 @@ int64_t HddDevice::Impl::ArmStart(int64_t t, int64_t cmd_done) {
 
 // --- media -------------------------------------------------------------------
 
-// Positions and transfers `n` LBNs from `lbn`, starting at `t`; fills runs_ and
-// the breakdown's first-positioning figures. Returns when the last sector ends.
-// `positioned`: the head is already over lbn's track and its sector starts at `t`.
+// Positions and transfers `n` LBNs from `lbn`, starting at `t`; fills runs_ (in the
+// order the host takes the data) and the breakdown's first-positioning figures.
+// Returns when the last sector ends. `positioned`: the head is already over lbn's
+// track and its sector starts at `t`.
 int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd,
-                                   bool positioned) {
+                                   bool positioned, ZeroLatency zero_latency) {
   runs_.clear();
+  int64_t first_data_ps = 0;
   while (n > 0) {
     const TrackRun run = geo_.RunOnTrack(lbn, n);
     const bool first = runs_.empty();
     const int64_t position = first && positioned ? 0 : mech_.PositionPs(run.start, is_write);
     const int64_t seek_end = t + position;
-    const int64_t wait = first && positioned ? 0 : mech_.RotationalWaitPs(seek_end, run.start);
+    int64_t wait = first && positioned ? 0 : mech_.RotationalWaitPs(seek_end, run.start);
+    const int64_t distance = std::abs(run.start.cylinder - mech_.cylinder());
+    mech_.MoveTo(run.start);
+    const int64_t st = mech_.SectorPs(run.start.cylinder);
+    const bool zl = zero_latency == ZeroLatency::kEveryTrack || (first && zero_latency == ZeroLatency::kFirstTrack);
+    if (zl && !(first && positioned) && SplitForZeroLatency(run, seek_end, seek_end + wait, st)) {
+      t = runs_[runs_.size() - 2].end_ps();  // the run's head, read after the wrap, ends the track
+      if (first) wait = runs_.back().start_ps - seek_end;
+    } else {
+      runs_.push_back(MediaRun{seek_end + wait, run.blocks, run.physical_span, st});
+      t = runs_.back().end_ps();
+    }
     if (first) {
-      bd->seek_cylinders = std::abs(run.start.cylinder - mech_.cylinder());
+      land_ps_ = seek_end;
+      first_data_ps = seek_end + wait;
+      bd->seek_cylinders = distance;
       bd->seek_ns = RoundNs(position);
       bd->latency_ns = RoundNs(wait);
       dev_.stats_.OnSeek(bd->seek_cylinders);
     }
-    mech_.MoveTo(run.start);
-    const int64_t st = mech_.SectorPs(run.start.cylinder);
-    runs_.push_back(MediaRun{seek_end + wait, run.blocks, run.physical_span, st});
-    t = runs_.back().end_ps();
     lbn += run.blocks;
     n -= run.blocks;
   }
-  if (!runs_.empty()) bd->transfer_ns = RoundNs(t - runs_.front().start_ps);
+  if (!runs_.empty()) bd->transfer_ns = RoundNs(t - first_data_ps);
   return t;
+}
+
+// Zero-latency access of one track run whose first sector next starts at `start_ps`:
+// if the head, landing at `land_ps`, is past that sector's previous pass but before
+// the run's last sector, it takes the sectors from the next boundary to the run's end
+// first, then the run's head when it comes round. Pushes the two parts in the order
+// of their LBNs (head, then tail) and returns true; false leaves runs_ unchanged. A
+// run with slips inside is read in order.
+bool HddDevice::Impl::SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st) {
+  if (run.blocks < 2 || run.blocks != run.physical_span) return false;
+  const int64_t previous_pass = start_ps - mech_.period_ps();
+  if (previous_pass >= land_ps) return false;  // the head lands before the run: no wait to save
+  const int64_t k = CeilDiv(land_ps - previous_pass, st);
+  if (k >= run.blocks) return false;
+  runs_.push_back(MediaRun{start_ps, k, k, st});
+  runs_.push_back(MediaRun{previous_pass + k * st, run.blocks - k, run.blocks - k, st});
+  return true;
+}
+
+HddDevice::Impl::ZeroLatency HddDevice::Impl::ZeroLatencyFor(bool is_write) const {
+  const HddCache& c = p_.cache;
+  if (is_write ? c.zero_latency_writes : c.zero_latency_reads) return ZeroLatency::kEveryTrack;
+  return !is_write && c.read_any_free_blocks ? ZeroLatency::kFirstTrack : ZeroLatency::kNone;
+}
+
+// Blocks of lbn's track before lbn that passed under the head between its landing
+// and lbn's sector (runs_ holds the access that starts at lbn).
+int64_t HddDevice::Impl::FreeBlocksBefore(int64_t lbn) const {
+  const int64_t on_track = lbn - geo_.FirstLbnOnTrack(lbn);
+  if (on_track == 0 || runs_.empty()) return 0;
+  const MediaRun& head = runs_.front();
+  return std::min(on_track, (head.start_ps - land_ps_) / head.sector_ps);
 }
 
 // Removes the first `blocks` sectors from runs_ (they were read, but belong to
@@ -470,7 +525,7 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
 
   int64_t arm_start = ArmStart(t, cmd_done);
   const bool continues_stream = lbn == last_write_end_lbn_;
-  WalkMedia(lbn, n, arm_start, /*is_write=*/true, bd);
+  WalkMedia(lbn, n, arm_start, /*is_write=*/true, bd, /*positioned=*/false, ZeroLatencyFor(true));
   if (!continues_stream && io.min_seek_delay_ns > 0) {
     // A short seek starts late rather than arriving early (DiskSim's minimum seek delay).
     const int64_t floor_shift = Ps(io.min_seek_delay_ns) - Ps(bd->seek_ns);
@@ -509,7 +564,7 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);
   }
-  const SimTime reselect = extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
+  const SimTime reselect = io.never_disconnect ? 0 : extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
   return media_end + Ps(reselect) + Ps(io.write_completion_ns);
 }
 

@@ -1,12 +1,14 @@
 // Where each logical block lives on the platters: LBN -> (cylinder, head,
-// sector) through zones, reserved front space, spares, slipped and remapped
-// sectors, and the angle at which each physical sector starts (track and
-// cylinder skew). Follows DiskSim's dm_layout_g1 so that DiskSim drive specs
-// map exactly as DiskSim maps them. Immutable after construction.
+// sector) through zones, reserved front space, the track order within a
+// cylinder, spares, slipped and remapped sectors, and the angle at which each
+// physical sector starts (track and cylinder skew). Follows DiskSim's
+// dm_layout_g1, every mapping and sparing scheme, so that DiskSim drive specs
+// map as DiskSim maps them. Immutable after construction.
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -30,7 +32,7 @@ struct TrackRun {
 
 class HddGeometry {
  public:
-  // Throws InputError if the layout is inconsistent or uses an unsupported sparing scheme.
+  // Throws InputError if the layout is inconsistent or names an unknown scheme.
   explicit HddGeometry(const HddLayout& layout);
 
   int64_t total_blocks() const { return total_blocks_; }
@@ -43,6 +45,10 @@ class HddGeometry {
   // REQUIRES: 0 <= lbn. The run is empty if max_blocks <= 0 or lbn >= total_blocks().
   TrackRun RunOnTrack(int64_t lbn, int64_t max_blocks) const;
 
+  // The first LBN on lbn's track (its zone's first LBN at most).
+  // REQUIRES: 0 <= lbn < total_blocks().
+  int64_t FirstLbnOnTrack(int64_t lbn) const;
+
   int SectorsPerTrack(int cylinder) const;
   // Index (0 .. spt-1) of the angular slot where physical sector `a` starts; slot k
   // spans [k/spt, (k+1)/spt) of a revolution, angle 0 being the platter's index mark.
@@ -51,10 +57,19 @@ class HddGeometry {
   double StartAngle(const PhysicalAddress& a) const;
 
  private:
+  // How a scheme places LBNs around its spares and slips.
+  enum class Family {
+    kPlain,    // no spares: LBN position = physical sector
+    kTracks,   // spare tracks at the zone's end; slips and defects are whole tracks
+    kInRange,  // spares in every track, cylinder or range absorb that unit's slips
+    kStream,   // slips push every later LBN of the zone forward (slip to end)
+  };
+
   // One zone with everything Map() needs precomputed. Positions inside a zone are
   // counted in physical sectors from the zone's first track (head 0 of its first
   // cylinder), reserved front space included; "units" are sectors, or tracks for
-  // SparingScheme::kTracksPerZone.
+  // Family::kTracks. LBN positions fill `period_usable` of every `period_sectors`
+  // physical sectors, starting `period_front` sectors in (kInRange, kStream).
   struct ZoneInfo {
     int first_cylinder = 0;
     int last_cylinder = 0;
@@ -63,30 +78,36 @@ class HddGeometry {
     int64_t first_lbn = 0;
     int64_t blocks = 0;         // LBNs in the zone
     int64_t front_sectors = 0;  // reserved space before the zone's first LBN
-    int64_t range_sectors = 0;  // kPerRange: physical sectors per range of cylinders
-    int64_t range_blocks = 0;   // kPerRange: LBNs per range (range_sectors - spares)
+    int64_t period_sectors = 0;  // kInRange: the track, cylinder or range; kStream: the cylinder
+    int64_t period_usable = 0;   // LBN slots per period (period_sectors less its spares)
+    int64_t period_front = 0;    // spares before the slots (spares at the front)
     double offset_sectors = 0;
     int track_skew = 0;
     int cylinder_skew = 0;
-    std::vector<int64_t> slips;  // ascending, distinct
-    // slip_keys[i] = slips[i] - i: an LBN at usable position x lies past slip i iff
-    // x >= slip_keys[i] (nondecreasing, so a binary search counts the slips passed).
+    std::vector<int64_t> slips;  // physical units, ascending, distinct
+    // slip_keys[i] = (slot of the i-th slip that takes a slot) - i: an LBN at slot x lies
+    // past that slip iff x >= slip_keys[i] (nondecreasing, so a binary search counts the
+    // slips passed). Slots are physical units for kTracks and kInRange.
     std::vector<int64_t> slip_keys;
     std::vector<std::pair<int64_t, int64_t>> defects;  // (defective, replacement), by defective
   };
 
   // Checks `zone` (the index-th) against the layout and precomputes its ZoneInfo.
   ZoneInfo MakeZone(const HddZone& zone, size_t index, int64_t first_lbn) const;
+  // Checks the slips and defects of `zone` and stores them in `z`.
+  void AddSlipsAndDefects(const HddZone& zone, const std::string& label, ZoneInfo* z) const;
   const ZoneInfo& ZoneForLbn(int64_t lbn) const;
   // The zone holding `cylinder`, or the nearest one before it (a cylinder between zones).
   const ZoneInfo& ZoneForCylinder(int cylinder) const;
-  // Zone-relative physical unit (sector, or track for kTracksPerZone) of zone-relative
-  // usable position `x`, after slips and before defect remapping.
+  // Zone-relative physical unit (sector, or track for kTracks) of zone-relative LBN
+  // position `x`, after slips and before defect remapping.
   int64_t PhysicalUnit(const ZoneInfo& z, int64_t x) const;
   // Slips in [from, to).
   static int64_t SlipsIn(const ZoneInfo& z, int64_t from, int64_t to);
   // The replacement of `unit` if it is a listed defect, else `unit`.
   static int64_t Remap(const ZoneInfo& z, int64_t unit);
+  // The head that reads the `track`-th track (in LBN order) of `cylinder`, and back.
+  int Surface(const ZoneInfo& z, int cylinder, int track) const;
   PhysicalAddress AddressOfSector(const ZoneInfo& z, int64_t sector) const;
   PhysicalAddress AddressOfTrack(const ZoneInfo& z, int64_t track, int sector) const;
   TrackRun SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) const;
@@ -100,6 +121,8 @@ class HddGeometry {
   int surfaces_ = 0;
   int cylinders_ = 0;
   SparingScheme sparing_ = SparingScheme::kNone;
+  Family family_ = Family::kPlain;
+  TrackOrder track_order_ = TrackOrder::kConventional;
   int range_size_ = 1;
 };
 

@@ -31,18 +31,35 @@ struct HddZone {
   std::vector<std::pair<int64_t, int64_t>> defects;  // (defective, replacement), same units
 };
 
-// Where spare space lives (DiskSim dm_layout_g1 "Sparing scheme used").
+// Where spare space lives (DiskSim dm_layout_g1 "Sparing scheme used"). Slips are
+// zone-relative physical sectors (tracks for kTracksPerZone); "slip to end" schemes
+// push every later LBN of the zone forward, the others absorb a slip in the spares of
+// its own track, cylinder or range.
 enum class SparingScheme : int {
   kNone = 0,
-  kTracksPerZone = 1,   // whole spare tracks at each zone's end; slips are track numbers
-  kDiskEnd = 7,         // spares at the end of the disk; slips push LBNs forward per cylinder
-  kPerRange = 8,        // spare sectors at the end of each range of `range_size` cylinders
-  kZoneEnd = 9,         // spare sectors at each zone's end
+  kTracksPerZone = 1,                    // whole spare tracks at each zone's end; slips are track numbers
+  kSectorsPerCylinder = 2,               // `spares` sectors at each cylinder's end
+  kSectorsPerTrack = 3,                  // `spares` sectors at each track's end
+  kSectorsPerCylinderSlipToEnd = 4,      // as 2, slips pushed to the zone's end
+  kSectorsPerCylinderAtFront = 5,        // `spares` sectors at each cylinder's front
+  kSectorsPerCylinderAtFrontSlipToEnd = 6,
+  kDiskEnd = 7,                          // spares at the end of the disk; slips pushed to the zone's end
+  kPerRange = 8,                         // spare sectors at the end of each range of `range_size` cylinders
+  kZoneEnd = 9,                          // spare sectors at each zone's end
+  kZoneEndSlipToEnd = 10,                // as 9, slips also shrinking the zone
+};
+
+// The order of tracks within a cylinder (DiskSim "LBN-to-PBN mapping scheme").
+enum class TrackOrder : int {
+  kConventional = 0,       // head 0 upward on every cylinder
+  kSerpentineInZone = 1,   // head order reversed on odd cylinders counted from the zone's first
+  kSerpentine = 2,         // head order reversed on odd cylinders (absolute numbers)
 };
 
 struct HddLayout {
   int surfaces = 0;   // data heads = tracks per cylinder
   int cylinders = 0;
+  TrackOrder track_order = TrackOrder::kConventional;
   SparingScheme sparing = SparingScheme::kNone;
   int range_size_cylinders = 1;  // for kPerRange
   std::vector<HddZone> zones;
@@ -99,6 +116,9 @@ struct HddInterface {
   // DiskSim's "extra write disconnect" (HP C2247A): accepted and recorded, modelled
   // only through its media gating; see HddModel.
   bool extra_write_disconnect = false;
+  // DiskSim's "Never disconnect": the drive keeps the bus from the command to its
+  // completion, so no transfer pays a reselection.
+  bool never_disconnect = false;
 };
 
 struct HddCache {
@@ -122,6 +142,15 @@ struct HddCache {
   bool read_hits_on_write_data = true;
   bool stop_prefetch_in_sector = false;  // false: finish the sector under the head first
   bool write_hit_stop_prefetch = true;
+  // Zero-latency access (DiskSim "Immediate buffer read/write"): a head that lands
+  // inside a track's wanted sectors starts with the sector under it and wraps around,
+  // instead of waiting for the first wanted sector to come round.
+  bool zero_latency_reads = false;
+  bool zero_latency_writes = false;
+  // DiskSim "Read any free blocks": a read miss also buffers the sectors of its first
+  // track that pass under the head before the wanted ones, and reads that track with
+  // zero latency.
+  bool read_any_free_blocks = false;
 };
 
 struct HddParams {

@@ -285,6 +285,7 @@ void ReadInterface(BlockReader& r, const BusTimesMs& bus, HddInterface* out) {
   out->watermark_by_request_size = r.Flag("Set watermark by reqsize");
   out->immediate_partial_hit = r.Flag("Immed transfer partial hit");
   out->extra_write_disconnect = r.Flag("Extra write disconnect");
+  out->never_disconnect = r.Flag("Never disconnect");
 }
 
 void ReadCache(BlockReader& r, HddCache* out) {
@@ -303,6 +304,13 @@ void ReadCache(BlockReader& r, HddCache* out) {
   out->read_hits_on_write_data = r.Flag("Allow read hits on write data");
   out->stop_prefetch_in_sector = r.Flag("Stop prefetch in sector");
   out->write_hit_stop_prefetch = r.Flag("Write hit stop prefetch");
+  // DiskSim treats 1 and 2 alike: any non-zero value turns zero-latency access on.
+  out->zero_latency_reads = r.Int("Immediate buffer read", 0, 2) != 0;
+  out->zero_latency_writes = r.Int("Immediate buffer write", 0, 2) != 0;
+  out->read_any_free_blocks = r.Flag("Read any free blocks");
+  if (out->read_any_free_blocks && !out->enabled) {
+    Fail(r.Required("Read any free blocks").value.where, "caching is off, which DiskSim refuses with 'Read any free blocks'");
+  }
   if (!out->enabled && (out->read_ahead_scheme != 0 || out->fast_write_level != 0)) {
     Fail(enable.value.where, "caching is off, which DiskSim refuses with read-ahead or write-back");
   }
@@ -332,12 +340,8 @@ void CheckUnmodelledDiskFeatures(BlockReader& r) {
   r.Unmodelled("Allow sneaky intermediate read hits", 0, "has no sneaky hits");
   r.Unmodelled("Allow write prebuffering", 0, "has no write prebuffering");
   r.Unmodelled("Preseeking level", 0, "moves the arm only after the completion handshake");
-  r.Unmodelled("Never disconnect", 0, "always disconnects");
-  r.Unmodelled("Read any free blocks", 0, "reads only wanted blocks");
   r.Unmodelled("Disconnect write if seek", 0, "lets a seeking read-ahead be preempted");
   r.Unmodelled("Read directly to buffer", 1, "reads straight into the segment");
-  r.Unmodelled("Immediate buffer read", 0, "has no zero-latency access");
-  r.Unmodelled("Immediate buffer write", 0, "has no zero-latency access");
 }
 
 // The disk's scheduler orders its queue; the HDD device's queue policy is chosen
@@ -399,17 +403,8 @@ HddZone ReadZone(const Block& block, IgnoredKeys* ignored) {
 
 void ReadLayout(const Block& block, HddLayout* layout, IgnoredKeys* ignored) {
   BlockReader r(block, ignored);
-  const Param& mapping = r.Required("LBN-to-PBN mapping scheme");
-  if (IntegerOf(mapping.value, Quote(mapping.key)) != 0) {
-    Fail(mapping.value.where, "LBN-to-PBN mapping scheme " + mapping.value.text +
-                                  " is not supported (only 0, conventional order)");
-  }
-  const Param& sparing = r.Required("Sparing scheme used");
-  const int64_t scheme = IntegerOf(sparing.value, Quote(sparing.key));
-  if (scheme != 0 && scheme != 1 && scheme != 7 && scheme != 8 && scheme != 9) {
-    Fail(sparing.value.where, "sparing scheme " + sparing.value.text + " is not supported (supported: 0, 1, 7, 8, 9)");
-  }
-  layout->sparing = static_cast<SparingScheme>(scheme);
+  layout->track_order = static_cast<TrackOrder>(r.Int("LBN-to-PBN mapping scheme", 0, 2));
+  layout->sparing = static_cast<SparingScheme>(r.Int("Sparing scheme used", 0, 10));
   if (layout->sparing == SparingScheme::kPerRange) layout->range_size_cylinders = r.Int("Rangesize for sparing", 1);
   CheckSkewUnits(r);
   for (const Value& v : r.List("Zones")) {

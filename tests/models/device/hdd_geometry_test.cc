@@ -199,8 +199,11 @@ std::string ErrorOf(const HddLayout& layout) {
 }
 
 TEST(HddGeometryTest, RejectsInconsistentLayouts) {
-  EXPECT_EQ(ErrorOf(Layout(2, 10, static_cast<SparingScheme>(3), {Zone(0, 9, 10)})),
-            "HDD layout: sparing scheme 3 is not supported (supported: 0 none, 1, 7, 8, 9)");
+  EXPECT_EQ(ErrorOf(Layout(2, 10, static_cast<SparingScheme>(11), {Zone(0, 9, 10)})),
+            "HDD layout: sparing scheme 11 does not exist (0..10)");
+  HddLayout reversed = Layout(2, 10, SparingScheme::kNone, {Zone(0, 9, 10)});
+  reversed.track_order = static_cast<TrackOrder>(3);
+  EXPECT_EQ(ErrorOf(reversed), "HDD layout: LBN-to-PBN mapping scheme 3 does not exist (0..2)");
   EXPECT_EQ(ErrorOf(Layout(2, 10, SparingScheme::kNone, {})), "HDD layout: no zones");
   EXPECT_EQ(ErrorOf(Layout(0, 10, SparingScheme::kNone, {Zone(0, 9, 10)})), "HDD layout: surfaces must be positive");
   EXPECT_EQ(ErrorOf(Layout(2, 10, SparingScheme::kNone, {Zone(0, 5, 10), Zone(5, 9, 8)})),

@@ -237,6 +237,9 @@ constexpr std::string_view kDiskspecs = R"(disksim_disk D {
    Write hit stop prefetch = 1,
    Read directly to buffer = 1,
    Immed transfer partial hit = 1,
+   Read any free blocks = 0,
+   Immediate buffer read = 0,
+   Immediate buffer write = 2,
    Read hit over. after read = 0.2,
    Read hit over. after write = 0.3,
    Read miss over. after read = 0.4,
@@ -392,7 +395,11 @@ TEST(DisksimImportTest, MapsSyntheticDrive) {
   std::set<std::string> ignored(import.ignored.begin(), import.ignored.end());
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Calc sector") + ": Calc sector by sector"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Scheduling policy") + ": Timeout time/weight"), 1u);
-  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Never disconnect") + ": Never disconnect"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Never disconnect") + ": Never disconnect"), 0u);
+  EXPECT_FALSE(p.interface.never_disconnect);
+  EXPECT_FALSE(p.cache.read_any_free_blocks);
+  EXPECT_FALSE(p.cache.zero_latency_reads);
+  EXPECT_TRUE(p.cache.zero_latency_writes);  // 2 behaves as 1 in DiskSim
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Extradisc seek") + ": Extradisc seek delta"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.model", "Single cylinder") + ": Single cylinder seek time"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.model", "Rangesize") + ": Rangesize for sparing"), 1u);
@@ -460,15 +467,15 @@ TEST(DisksimImportTest, NonNumericValueNamesKeyAndLine) {
 TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
   {
     SyntheticDrive drive;
-    drive.Replace("t.model", "Sparing scheme used = 0", "Sparing scheme used = 4");
-    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "Sparing scheme used") +
-                                         ": sparing scheme 4 is not supported (supported: 0, 1, 7, 8, 9)");
+    drive.Replace("t.model", "Sparing scheme used = 0", "Sparing scheme used = 11");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.model", "Sparing scheme used") + ": 'Sparing scheme used' = 11 is outside 0..10");
   }
   {
     SyntheticDrive drive;
-    drive.Replace("t.model", "LBN-to-PBN mapping scheme = 0", "LBN-to-PBN mapping scheme = 1");
-    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "LBN-to-PBN") +
-                                         ": LBN-to-PBN mapping scheme 1 is not supported (only 0, conventional order)");
+    drive.Replace("t.model", "LBN-to-PBN mapping scheme = 0", "LBN-to-PBN mapping scheme = 3");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.model", "LBN-to-PBN") + ": 'LBN-to-PBN mapping scheme' = 3 is outside 0..2");
   }
   {
     SyntheticDrive drive;
@@ -479,9 +486,18 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
   }
   {
     SyntheticDrive drive;
-    drive.Replace("t.diskspecs", "Never disconnect = 0", "Never disconnect = 1");
-    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Never disconnect") +
-                                         ": 'Never disconnect' = 1 is not supported: the model always disconnects (0)");
+    drive.Replace("t.diskspecs", "Never disconnect = 0", "Never disconnect = 2");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.diskspecs", "Never disconnect") + ": 'Never disconnect' = 2 is outside 0..1");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Enable caching in buffer = 1", "Enable caching in buffer = 0");
+    drive.Replace("t.diskspecs", "Buffer continuous read = 3", "Buffer continuous read = 0");
+    drive.Replace("t.diskspecs", "Fast write level = 1", "Fast write level = 0");
+    drive.Replace("t.diskspecs", "Read any free blocks = 0", "Read any free blocks = 1");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Read any free blocks") +
+                                         ": caching is off, which DiskSim refuses with 'Read any free blocks'");
   }
   {
     SyntheticDrive drive;
