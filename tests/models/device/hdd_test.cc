@@ -40,8 +40,10 @@ HddParams ToyDrive() {
 class Driver : public DeviceListener, public EventHandler {
  public:
   Driver(Simulation* sim, Device* dev) : sim_(sim), dev_(dev) { dev_->set_listener(this); }
-  void ReadAt(SimTime at, int64_t lbn, int64_t blocks) {
-    reqs_.push_back(DeviceRequest{reqs_.size(), lbn * 512, blocks * 512, IoOp::kRead});
+  void ReadAt(SimTime at, int64_t lbn, int64_t blocks) { SubmitAt(at, lbn, blocks, IoOp::kRead); }
+  void WriteAt(SimTime at, int64_t lbn, int64_t blocks) { SubmitAt(at, lbn, blocks, IoOp::kWrite); }
+  void SubmitAt(SimTime at, int64_t lbn, int64_t blocks, IoOp op) {
+    reqs_.push_back(DeviceRequest{reqs_.size(), lbn * 512, blocks * 512, op});
     sim_->Schedule(at, this, 0, reqs_.size() - 1);
   }
   void OnEvent(uint32_t, uint64_t arg) override { dev_->Submit(reqs_[arg]); }
@@ -128,6 +130,87 @@ TEST(HddDeviceTest, PartialHitSendsTheCachedHeadAndReadsTheRest) {
   drv.ReadAt(MsToNs(1.0), 8, 50);  // read-ahead has only a few of these blocks by 1 ms
   sim.Run();
   EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kPartialHit);
+}
+
+// Zero-latency access. The head is over track 0 from the start; a read of sectors
+// 0-49 arriving at 2.05 ms finds sector 20 under the head. In order it would wait
+// for sector 0 (10 ms) and read to 15 ms. With zero latency it reads 21-49 from
+// 2.1 to 5.0 ms, then 0-20 from 10 to 12.1 ms; the host takes the data in order, so
+// the bus sends 0-20 from 10.1 ms (ending 12.11, behind the media) and 21-49 after.
+TEST(HddDeviceTest, ZeroLatencyReadTakesTheTrackTailFirst) {
+  for (bool zero_latency : {false, true}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.zero_latency_reads = zero_latency;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(2'050'000, 0, 50);
+    sim.Run();
+    if (zero_latency) {
+      EXPECT_EQ(drv.service[0], 12'400'000 - 2'050'000);
+      EXPECT_EQ(disk.last_breakdown().latency_ns, 50'000);  // to sector 21
+      EXPECT_EQ(disk.last_breakdown().transfer_ns, 12'100'000 - 2'100'000);
+    } else {
+      EXPECT_EQ(drv.service[0], 15'010'000 - 2'050'000);
+      EXPECT_EQ(disk.last_breakdown().latency_ns, 10'000'000 - 2'050'000);
+    }
+  }
+}
+
+// A head that lands before the wanted sectors has nothing to save.
+TEST(HddDeviceTest, ZeroLatencyChangesNothingWhenTheHeadLandsAhead) {
+  HddParams p = ToyDrive();
+  p.cache.zero_latency_reads = true;
+  Simulation sim;
+  HddDevice disk(&sim, "d0", p);
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 50, 1);
+  sim.Run();
+  EXPECT_EQ(drv.service[0], MsToNs(5.0 + 0.1 + 0.01));
+}
+
+// Read any free blocks: a miss keeps the sectors of its track that passed under the
+// head on the way to the first wanted one. Arriving at 2.05 ms for sector 50, the
+// head reads 21-49 first; 21 then hits, 20 does not.
+TEST(HddDeviceTest, ReadAnyFreeBlocksKeepsWhatPassedUnderTheHead) {
+  for (bool free_blocks : {false, true}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.read_any_free_blocks = free_blocks;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(2'050'000, 50, 1);
+    drv.ReadAt(MsToNs(20), 21, 29);
+    drv.ReadAt(MsToNs(40), 20, 1);
+    sim.Run();
+    EXPECT_EQ(drv.outcome[1], free_blocks ? HddBreakdown::CacheOutcome::kWholeHit
+                                          : HddBreakdown::CacheOutcome::kMiss);
+    EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kMiss);
+  }
+}
+
+// Never disconnect: no reselection. A 1-block read of sector 50 from t=0 ends on the
+// media at 5.1 ms; a disconnected drive then reselects (0.2 ms) and prepares the data
+// (0.1 ms) before sending it (10 us); one that stays connected sends it at once. A
+// write-through write likewise saves the reselection before its completion.
+TEST(HddDeviceTest, NeverDisconnectSkipsTheReselection) {
+  for (bool never_disconnect : {false, true}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.interface.first_reselect_ns = MsToNs(0.2);
+    p.interface.data_prep_ns = MsToNs(0.1);
+    p.interface.never_disconnect = never_disconnect;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 50, 1);
+    drv.WriteAt(MsToNs(20), 70, 1);  // sector 70 starts at 27 ms: data (20.11 ms) are ready
+    sim.Run();
+    EXPECT_EQ(drv.service[0], never_disconnect ? MsToNs(5.1 + 0.01) : MsToNs(5.1 + 0.3 + 0.01));
+    EXPECT_EQ(drv.service[1], never_disconnect ? MsToNs(7.1) : MsToNs(7.3));
+  }
 }
 
 std::vector<SimTime> RunRandomReads(uint64_t seed) {
