@@ -5,12 +5,12 @@
 // uses as DiskSim 4.0 interprets it (see the DiskSim glossary).
 //
 // Nothing is dropped silently. Keys that only print statistics, or that DiskSim
-// 4.0 reads without effect, are listed in `ignored`. Features the model lacks
-// (sneaky hits, preseeking, zero-latency access, ...) are accepted at the value
-// the model implicitly has, and listed in `ignored`; any other value is refused.
-// Unsupported layouts (mapping schemes 1-2, sparing schemes 2-6 and 10), several
-// disks, or a missing or non-numeric key needed by the model are InputErrors that
-// name the file, line and key.
+// 4.0 reads without effect, are listed in `ignored`. Every LBN-to-PBN mapping and
+// sparing scheme is read. Features the model lacks (sneaky hits, preseeking, write
+// prebuffering, ...) are accepted at the value the model implicitly has, and listed
+// in `ignored`; any other value is refused. Several disks, or a missing, non-numeric
+// or out-of-range key needed by the model are InputErrors that name the file, line
+// and key.
 #ifndef ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_
 #define ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_
 
