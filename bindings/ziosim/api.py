@@ -402,14 +402,16 @@ policy, labelled), ``readers``, ``throughput_mb_s``, ``d0_busy_pct``, ``d1_busy_
 
 
 def _calibrate_frame(result: Mapping[str, Any], per_run: bool = False) -> pd.DataFrame:
-    """A calibrate result: one row per figure of the written drive file, or per measured run/point;
-    the fit's other fields (nested ones flattened) lead every row and are in ``attrs["run"]``."""
-    listed = ("figures", "runs", "points")
+    """A calibrate result: one row per figure of the written drive file (or host profile), or per
+    measured run/point (or buffer size); the fit's other fields (nested ones flattened) lead every
+    row and are in ``attrs["run"]``."""
+    listed = ("figures", "runs", "points", "sizes")
     identity = _front.flatten({k: v for k, v in result.items() if k not in listed})
     if per_run:
         if "trace" in result:
             raise ValueError("per_run: a trace fit has no runs (its held-out figures are columns of every row)")
-        return _front.frame(result["runs"] if "runs" in result else result["points"], identity, "calibrate")
+        rows = next(result[k] for k in ("runs", "points", "sizes") if k in result)
+        return _front.frame(rows, identity, "calibrate")
     rows = [{"figure": key, "value": f["value"], "estimated": "estimated" in f,
              "provenance": f["estimated"] if "estimated" in f else f["source"]}
             for key, f in result["figures"].items()]
@@ -421,16 +423,21 @@ calibrate = _front.function(
     summary="Fits a drive's catalog figures to measurements of the real device and writes the drive file "
             "``output``: from a DiskSim validate ``trace`` (``kind=\"hdd\"``), from ``fio_json`` result "
             "files (``kind=\"hdd\"`` or ``\"ssd\"``), or from a ``pool``'s ``measured`` readers,mb_s; "
-            "docs/calibration.md",
+            "or, with ``kind=\"host\"``, measures this machine's CPU costs and writes a host profile "
+            "(``host=`` of a run); docs/calibration.md",
     shape_args=[("per_run", False, "one row per fio run (fio mode) or measured point (pool mode), with "
-                                   "``held_out``, ``measured_mb_s``, ``simulated_mb_s``, ``error_pct``.")],
+                                   "``held_out``, ``measured_mb_s``, ``simulated_mb_s``, ``error_pct``; "
+                                   "host mode: one row per buffer size, ``bytes`` and each benchmark's "
+                                   "``*_mb_s`` or ``*_ns`` with its ``*_spread_pct``.")],
     returns="""
 Every row is led by the fit's fields of ``ziosim calibrate --json`` (nested ones flattened:
 ``held_out.fitted.demerit_ms`` is ``held_out_fitted_demerit_ms``): trace mode ``trace``, ``output``,
 ``fitted_requests``, ``read_hits``, ``read_misses``, ``writes``, ``hit_share``, ``write_back``,
 ``residual_rms_ms_*``, ``seek_curve_ms_*``, ``held_out_*``; fio mode ``base``, ``output``,
 ``fitted_keys``, ``residual_rms_us_*``, ``random_runs``, ``sequential_runs``; pool mode ``drive``,
-``output``, ``rate_scale``, ``overhead_delta_us``, ``iterations``, ``simulations``, ``fit_rms_pct``.
+``output``, ``rate_scale``, ``overhead_delta_us``, ``iterations``, ``simulations``, ``fit_rms_pct``;
+host mode ``host``, ``cpu_model``, ``cores``, ``virtual_machine``, ``date``, ``output``, ``repeats``,
+``syscall_ns_*``, ``page_alloc_fit_*``.
 
 Default: one row per figure of the drive file written: ``figure`` (its catalog key), ``value``,
 ``estimated`` (bool), ``provenance`` (its source, or why it is an estimate).

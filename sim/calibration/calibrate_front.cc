@@ -12,6 +12,12 @@
 //       a pool's measured readers,mb_s: fit the drive's rate and overhead on
 //       the chosen reader counts, predict the others.
 //
+// And one mode that fits no drive:
+//
+//   --kind host -o HOST.toml
+//       microbenchmarks of this machine's CPU (sim/calibration/host_bench.h)
+//       written as a host profile of ziosim_cpu_* tunables (--host FILE).
+//
 // The front (sim/workload/workload_front.h): its options are the table below, and
 // its result is the JSON value `--json` prints, one object per mode; `ziosim
 // calibrate`'s text report (sim/cli/calibrate_command.cc) is printed from it.
@@ -31,6 +37,9 @@
 #include "sim/calibration/fio_fit.h"
 #include "sim/calibration/fio_results.h"
 #include "sim/calibration/hdd_trace_fit.h"
+#include "sim/calibration/host_bench.h"
+#include "sim/calibration/host_figures.h"
+#include "sim/calibration/host_toml.h"
 #include "sim/calibration/pool_fit.h"
 #include "sim/core/output_file.h"
 #include "sim/core/simulation.h"
@@ -42,6 +51,8 @@
 #include "sim/workload/readers.h"
 #include "sim/workload/validate_replay.h"
 #include "sim/workload/workload_front.h"
+#include "sim/zfs/host_profile.h"
+#include "sim/zfs/tunables.h"
 
 namespace ziosim {
 namespace {
@@ -74,11 +85,15 @@ OptionTable<O> Table() {
   return OptionTable<O>(
       "calibrate",
       {
-          Required(Flags({"-o", "--output"}, TextOption("output", &O::output, "Drive file (.toml) to write"))),
+          Required(Flags({"-o", "--output"}, TextOption("output", &O::output,
+                                                        "Drive file (.toml) to write; with --kind host, the host "
+                                                        "profile"))),
           Flags({"fio_json"}, TextListOption("fio_json", &O::fio_files,
                                              "fio JSON results (--output-format=json), e.g. from "
                                              "scripts/calibration-kit")),
-          TextOption("kind", &O::kind, "Drive kind to fit: hdd or ssd (trace and fio modes)"),
+          TextOption("kind", &O::kind,
+                     "Drive kind to fit: hdd or ssd (trace and fio modes); host: measure this machine's CPU "
+                     "costs instead (a few seconds) and write a host profile"),
           TextOption("name", &O::name, "Drive name in the file (default: the output's file name)"),
           Flags({"--trace"}, TextOption("trace", &O::trace_path,
                                         "Trace mode: a DiskSim validate trace with measured service times")),
@@ -292,8 +307,76 @@ Json RunPool(const CalibrateOptions& opt) {
   return j;
 }
 
+// ---------------------------------------------------------------- host mode
+
+Json SizesJson(const HostBench& bench) {
+  Json rows = Json::array();
+  for (const HostSizeRow& r : bench.sizes) {
+    Json row = {{"bytes", r.bytes}};
+    auto rate = [&](const std::string& what, const OpTiming* t) {
+      row[what + "_mb_s"] = t != nullptr ? Json(RateMbS(r.bytes, *t)) : Json();
+      row[what + "_spread_pct"] = t != nullptr ? Json(t->spread_pct) : Json();
+    };
+    auto cost = [&](const std::string& what, const OpTiming& t) {
+      row[what + "_ns"] = t.median_ns;
+      row[what + "_spread_pct"] = t.spread_pct;
+    };
+    rate("memset", &r.memset);
+    rate("memcpy", &r.memcpy);
+    rate("fletcher4", &r.fletcher4);
+    rate("lz4", r.lz4 ? &*r.lz4 : nullptr);
+    cost("malloc_free", r.malloc_free);
+    cost("page_alloc", r.page_alloc);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Figures as the drive modes list them; one not measured shows the default it keeps.
+Json HostFiguresJson(std::span<const HostFigure> figures) {
+  const Tunables defaults;
+  Json j = Json::object();
+  for (const HostFigure& f : figures) {
+    j[f.tunable] = f.measured ? Json{{"value", f.value}, {"source", f.source}}
+                              : Json{{"value", defaults.Int(f.tunable)}, {"estimated", f.source}};
+  }
+  return j;
+}
+
+// Measures, writes the profile and loads it back exactly as --host FILE would.
+Json RunHost(const CalibrateOptions& opt) {
+  const HostBench bench = RunHostBench();
+  const std::vector<HostFigure> figures = HostFigures(bench);
+  AtomicFile out(opt.output);
+  out.stream() << HostToml(bench, figures);
+  out.Commit();
+  LoadHostFile(opt.output);
+  const PageAllocFit fit = FitPageAlloc(bench);
+  Json j;
+  j["host"] = HostLabel(bench);
+  j["cpu_model"] = bench.cpu_model;
+  j["cores"] = bench.cores;
+  j["virtual_machine"] = bench.virtual_machine;
+  j["date"] = bench.date;
+  j["output"] = opt.output;
+  j["repeats"] = kHostRepeats;
+  j["syscall_ns"] = {{"pread_tmpfs", bench.pread_tmpfs ? Json(bench.pread_tmpfs->median_ns) : Json()},
+                     {"read_dev_zero", bench.read_dev_zero.median_ns}};
+  j["page_alloc_fit"] = {{"per_call_ns", fit.per_call_ns}, {"per_page_ns", fit.per_page_ns},
+                         {"rms_pct", fit.rms_pct}, {"zero_page_ns", fit.zero_page_ns}};
+  j["figures"] = HostFiguresJson(figures);
+  j["sizes"] = SizesJson(bench);
+  return j;
+}
+
 // Which mode, or InputError; `run` false: only the checks made before any file is read.
 Json Calibrate(const CalibrateOptions& opt, bool run) {
+  if (opt.kind == "host") {
+    if (!opt.trace_path.empty() || !opt.fio_files.empty() || !opt.pool.empty()) {
+      throw InputError("calibrate: --kind host measures this machine and takes no --trace, fio JSON or --pool");
+    }
+    return run ? RunHost(opt) : Json();
+  }
   const int modes = !opt.trace_path.empty() + !opt.fio_files.empty() + !opt.pool.empty();
   if (modes != 1) {
     throw InputError("calibrate: give one of --trace TRACE, fio JSON files, or --pool SPEC (got " +

@@ -1,5 +1,6 @@
 // `ziosim calibrate`'s text report, printed from the calibrate result
-// (sim/calibration/calibrate_front.cc, one object per mode); the command is
+// (sim/calibration/calibrate_front.cc, one object per mode: a drive fit, or
+// the host's measurements); the command is
 // generated from the front.
 #include <cstdio>
 #include <string>
@@ -8,6 +9,7 @@
 #include "models/catalog/catalog.h"
 #include "sim/calibration/drive_toml.h"
 #include "sim/cli/front_command.h"
+#include "sim/core/units.h"
 
 namespace ziosim::cli {
 namespace {
@@ -83,9 +85,35 @@ void PrintPool(const Json& j) {
   }
 }
 
+// A rate or a time of the size table, "-" where not measured.
+std::string Cell(const Json& v) { return v.is_null() ? "-" : Fixed(Real(v), 0); }
+
+void PrintHost(const Json& j) {
+  std::printf("host %s, %s; median of %d timed loops per figure\n\n", Text(j["host"]), Text(j["date"]),
+              j["repeats"].get<int>());
+  const char* row = "  %8s %10s %10s %10s %10s %12s %12s\n";
+  std::printf(row, "size", "memset", "memcpy", "fletcher4", "lz4", "malloc+free", "mmap+fault");
+  std::printf(row, "", "MB/s", "MB/s", "MB/s", "MB/s", "ns", "ns");
+  for (const Json& r : j["sizes"]) {
+    std::printf(row, SizeText(r["bytes"].get<int64_t>()).c_str(), Cell(r["memset_mb_s"]).c_str(),
+                Cell(r["memcpy_mb_s"]).c_str(), Cell(r["fletcher4_mb_s"]).c_str(), Cell(r["lz4_mb_s"]).c_str(),
+                Cell(r["malloc_free_ns"]).c_str(), Cell(r["page_alloc_ns"]).c_str());
+  }
+  const Json& fit = j["page_alloc_fit"];
+  std::printf("\npage allocation %.0f ns + %.1f ns/page (rms %.0f %%); read() of /dev/zero %.0f ns, "
+              "pread() on tmpfs %s ns\n\n",
+              Real(fit["per_call_ns"]), Real(fit["per_page_ns"]), Real(fit["rms_pct"]),
+              Real(j["syscall_ns"]["read_dev_zero"]), Cell(j["syscall_ns"]["pread_tmpfs"]).c_str());
+  for (const auto& [key, f] : j["figures"].items()) {
+    std::printf("  %-38s %10lld  %s\n", key.c_str(), Count(f["value"]), f.contains("estimated") ? "(estimated)" : "");
+  }
+  std::printf("\nwrote %s\n", Text(j["output"]));
+}
+
 }  // namespace
 
 void PrintCalibrateText(const Json& result) {
+  if (result.contains("sizes")) return PrintHost(result);
   if (result.contains("trace")) return PrintTrace(result);
   if (result.contains("base")) return PrintFio(result);
   PrintPool(result);

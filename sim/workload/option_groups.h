@@ -13,6 +13,7 @@
 
 #include "sim/core/option.h"
 #include "sim/core/status.h"
+#include "sim/zfs/host_profile.h"
 
 namespace ziosim {
 
@@ -23,17 +24,31 @@ std::vector<Option<O>> Concat(std::vector<std::vector<Option<O>>> groups) {
   return out;
 }
 
-// `tunables = {...}` (Python, a scenario file's [tunables]) or `--set NAME=VALUE`, applied after the profile.
+// `tunables = {...}` (Python, a scenario file's [tunables]) or `--set NAME=VALUE`, applied after the profile
+// and the host profile: appended to `field`, which HostOption's settings lead whichever is given first.
 template <typename O>
 Option<O> TunablesOption(Settings O::*field) {
-  Option<O> o = FieldOption(OptionInfo{.name = "tunables", .kind = OptionKind::kTunables,
-                                       .doc = "Tunables by their OpenZFS names, NAME=VALUE, applied after the profile "
-                                              "(see `ziosim tunables`)",
-                                       .fallback = Json::object()},
-                            field, TunablesValue);
-  o.info.section = o.info.key = "tunables";
-  o.info.flags = {"--set"};
-  return o;
+  OptionInfo info{.name = "tunables", .kind = OptionKind::kTunables,
+                  .doc = "Tunables by their OpenZFS names, NAME=VALUE, applied after the profile (see `ziosim tunables`)",
+                  .fallback = Json::object(), .section = "tunables", .key = "tunables", .flags = {"--set"}};
+  return {std::move(info), [field](O& o, const Json& v, const std::string& label) {
+            const Settings given = TunablesValue(v, label);
+            (o.*field).insert((o.*field).end(), given.begin(), given.end());
+          }};
+}
+
+// `--host FILE`: a host profile (sim/zfs/host_profile.h), the same as its
+// ziosim_cpu_* tunables given after the profile and before every --set.
+template <typename O>
+Option<O> HostOption(Settings O::*field) {
+  OptionInfo info{.name = "host", .kind = OptionKind::kText,
+                  .doc = "Host profile: a .toml file of measured ziosim_cpu_* tunables (`ziosim calibrate --kind host`, "
+                         "models/hosts/), applied after the profile and before the tunables",
+                  .section = "pool", .key = "host"};
+  return {std::move(info), [field](O& o, const Json& v, const std::string& label) {
+            const Settings host = LoadHostFile(TextValue(v, label));
+            (o.*field).insert((o.*field).begin(), host.begin(), host.end());
+          }};
 }
 
 // The pool: every pool workload's first option.
@@ -49,6 +64,7 @@ std::vector<Option<O>> PoolEraGroup() {
       In("pool", TextOption("profile", Field<O>(&O::profile),
                             "Era profile (see `ziosim profiles`), or a .toml profile file")),
       TunablesOption(Field<O>(&O::settings)),
+      HostOption(Field<O>(&O::settings)),
       In("pool", IntOption("ashift", Field<O>(&O::ashift), "Sector shift of the pool: 9 or 12")),
   };
 }

@@ -196,7 +196,7 @@ void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
   if (map_->Locate(c.file, 0, blkid).hole) {
     // dbuf_read_hole: an anonymous buffer of the whole block, zeroed, never cached.
     ++stats_.hole_blocks;
-    *cpu_work += cpu_.costs().buffer_alloc_ns + cpu_.ZeroNs(BlockBytes(c.file));
+    *cpu_work += cpu_.BufferAllocNs(BlockBytes(c.file)) + cpu_.ZeroNs(BlockBytes(c.file));
     return;
   }
   const uint64_t key = Pack(c.file, 0, blkid);

@@ -18,7 +18,9 @@ namespace ziosim {
 struct HostCpuCosts {
   int cores = 4;
   SimTime syscall_ns = 0;          // entering and leaving read()
-  SimTime buffer_alloc_ns = 0;     // allocate + free one ARC/dbuf buffer
+  SimTime buffer_alloc_ns = 0;     // allocate + free one ARC/dbuf buffer, per call
+  SimTime alloc_per_page_ns = 0;   // more per 4 KiB page of a buffer from the page allocator
+  int64_t alloc_page_threshold_bytes = 0;  // buffers larger than this come from the page allocator
   double memcpy_bytes_per_ns = 0;  // copy out to user space
   double zero_bytes_per_ns = 0;    // memset of a hole buffer
   double checksum_bytes_per_ns = 0;     // fletcher4
@@ -34,6 +36,7 @@ class HostCpu {
   SimTime Run(SimTime now, SimTime work_ns);
 
   // Costs of the elementary operations, in ns.
+  SimTime BufferAllocNs(int64_t bytes) const;
   SimTime CopyNs(int64_t bytes) const;
   SimTime ZeroNs(int64_t bytes) const;
   SimTime ChecksumNs(int64_t bytes) const;

@@ -230,13 +230,26 @@ constexpr TunableDef kTable[] = {
     {.name = "l2arc_noprefetch", .kind = K::kBool, .unit = "", .fallback = "true",
      .doc = "blocks read by prefetch are neither written to nor (before Oct 2023) served from the L2ARC"},
 
-    // ---- Host CPU (estimated figures for a 2015-era x86 server core) ----
+    // ---- Host CPU (estimated figures for a 2015-era x86 server core; a host
+    // profile, models/hosts/*.toml from `ziosim calibrate --kind host`, gives
+    // measured ones) ----
     {.name = "ziosim_cpu_cores", .kind = K::kInt, .unit = "cores", .fallback = "4", .min = 1, .max = 1024,
      .doc = "host cores available to readers and the zio pipeline"},
     {.name = "ziosim_cpu_syscall_ns", .kind = K::kInt, .unit = "ns", .fallback = "2000", .min = 0,
      .max = kInt32Max, .doc = "CPU per read() call through VFS, zfs_read and dmu (estimated)"},
     {.name = "ziosim_cpu_buffer_alloc_ns", .kind = K::kInt, .unit = "ns", .fallback = "1000", .min = 0,
-     .max = kInt32Max, .doc = "allocate and free one block buffer (estimated)"},
+     .max = kInt32Max, .doc = "allocate and free one block buffer, per call (estimated)"},
+    // 0 keeps every buffer at the per-call cost alone, as before page costs were modelled.
+    {.name = "ziosim_cpu_buffer_alloc_per_page_ns", .kind = K::kInt, .unit = "ns", .fallback = "0", .min = 0,
+     .max = kInt32Max,
+     .doc = "more per 4 KiB page of a buffer above ziosim_cpu_alloc_page_threshold_bytes (0: none; measured by "
+            "`ziosim calibrate --kind host`)"},
+    // OpenZFS 2.x has a kmem cache for every zio buffer size up to the 16 MiB
+    // largest block, so no block buffer goes to the page allocator.
+    {.name = "ziosim_cpu_alloc_page_threshold_bytes", .kind = K::kBytes, .unit = "bytes", .fallback = "16M",
+     .min = 0, .max = 16 * kGiB,
+     .doc = "buffers larger than this come from the page allocator, charged per page (FreeBSD malloc(9) "
+            "without zio_use_uma: its largest zone, vm.kmem_zmax)"},
     {.name = "ziosim_cpu_memcpy_mb_s", .kind = K::kInt, .unit = "MB/s", .fallback = "6000", .min = 1,
      .max = kInt32Max, .doc = "copy-out bandwidth of one core (estimated, DDR3/DDR4 single thread)"},
     {.name = "ziosim_cpu_zero_mb_s", .kind = K::kInt, .unit = "MB/s", .fallback = "10000", .min = 1,
@@ -470,14 +483,15 @@ std::vector<std::string> ProfileNames() {
   return names;
 }
 
-EraProfile LoadProfileFile(const std::string& path) {
-  const toml::table root = ParseTomlFile(path, "profile file");
+EraProfile LoadTunableFile(const std::string& path, std::string_view what, std::string_view only_prefix) {
+  const toml::table root = ParseTomlFile(path, std::string(what) + " file");
   EraProfile profile;
   profile.name = fs::path(path).stem().string();
   for (auto&& [key, node] : root) {
     if (key != "description" && key != "tunables") {
       throw InputError(path, TomlLine(node),
-                       std::string(key.str()) + ": unknown key (a profile has description and [tunables])");
+                       std::string(key.str()) + ": unknown key (a " + std::string(what) +
+                           " has description and [tunables])");
     }
   }
   const toml::node* description = root.get("description");
@@ -500,11 +514,18 @@ EraProfile LoadProfileFile(const std::string& path) {
             [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
   Tunables check;
   for (const auto& [line, key, node] : entries) {
-    check.Set(key, TomlScalarText(path, std::string(key), *node), path + ":" + std::to_string(line));
+    const std::string origin = path + ":" + std::to_string(line);
+    check.Set(key, TomlScalarText(path, std::string(key), *node), origin);
+    if (!key.starts_with(only_prefix)) {
+      Fail(origin, key, "not a " + std::string(what) + " tunable (a " + std::string(what) + " sets " +
+                            std::string(only_prefix) + "* only)");
+    }
     profile.settings.emplace_back(key, check.Text(key));
   }
   return profile;
 }
+
+EraProfile LoadProfileFile(const std::string& path) { return LoadTunableFile(path, "profile", ""); }
 
 std::vector<EraProfile> EraProfiles() {
   std::vector<EraProfile> profiles;

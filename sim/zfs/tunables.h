@@ -76,6 +76,10 @@ std::vector<std::string> ProfileNames();
 // values are strings, integers or booleans. Every value is checked against the
 // table; any error is an InputError "FILE:LINE: name: what is wrong".
 EraProfile LoadProfileFile(const std::string& path);
+// The same for any bundle of tunables in that format: `what` names the kind of
+// file in messages ("profile", "host profile"); a non-empty `only_prefix`
+// refuses, at its line, a tunable whose name does not start with it.
+EraProfile LoadTunableFile(const std::string& path, std::string_view what, std::string_view only_prefix);
 // Known profiles, in ProfileNames() order; throws InputError if a profile file is malformed.
 std::vector<EraProfile> EraProfiles();
 // Tunables of profile `name` (InputError listing the known names if unknown):

@@ -72,5 +72,36 @@ TEST(CalibrateCliTest, BadMeasuredCsvNamesTheLine) {
   EXPECT_EQ(run.err, "ziosim: " + csv.str() + ":2: field mb_s: expected a number, got \"abc\"\n");
 }
 
+// --kind host measures this machine (about two seconds) and writes a host
+// profile that a run takes with --host; what it measured is not checked here.
+TEST(CalibrateCliTest, HostProfileIsWrittenAndLoadsBack) {
+  SKIP_WITHOUT_CLI();
+  const TempPath out("host.toml");
+  const CliRun run = RunCli("calibrate --kind host -o '" + out.str() + "' --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["sizes"].size(), 8u);
+  EXPECT_GE(j["cores"].get<int>(), 1);
+  const std::string text = ReadText(out.str());
+  for (const auto& [name, figure] : j["figures"].items()) {
+    const bool set = text.find("\n" + name + " = ") != std::string::npos;
+    EXPECT_EQ(set, figure.contains("source")) << name;
+  }
+  const CliRun readers = RunCli("readers --pool wd-re4-1tb --readers 1 --sparse --bs 4K --file-size 1M --host '" +
+                                out.str() + "'");
+  EXPECT_EQ(readers.status, 0) << readers.err;
+}
+
+TEST(CalibrateCliTest, BadHostFileIsBadInputWithFileAndLine) {
+  SKIP_WITHOUT_CLI();
+  const TempPath host("bad-host.toml", "description = \"x\"\n[tunables]\nziosim_cpu_cores = 0\n");
+  const CliRun run = RunCli("readers --pool wd-re4-1tb --readers 1 --host '" + host.str() + "'");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "ziosim: " + host.str() + ":3: ziosim_cpu_cores: must be between 1 and 1024 (got 0)\n");
+  const CliRun mixed = RunCli("calibrate --kind host --pool wd-re4-1tb -o '" + host.str() + "'");
+  EXPECT_EQ(mixed.status, 2);
+  EXPECT_EQ(mixed.err, "ziosim: calibrate: --kind host measures this machine and takes no --trace, fio JSON or --pool\n");
+}
+
 }  // namespace
 }  // namespace ziosim::testing

@@ -55,6 +55,29 @@ TEST(ReadersTest, HoleReadsCostCpuAndNoDiskIo) {
   EXPECT_GT(small.throughput_mb_s, 3 * big.throughput_mb_s);
 }
 
+// 7 with the allocation cost by size: a hole's anonymous record buffer above
+// the page threshold costs each of its 4 KiB pages too. One reader runs its
+// calls back to back, so the run lasts exactly that much more per hole block.
+TEST(ReadersTest, PerPageAllocationSlowsHoleReadsByItsCost) {
+  ReadersOptions o = Base();
+  o.sparse = true;
+  o.bs = 4 << 10;
+  o.file_size = 4 << 20;
+  const ReadersRun plain = RunReaders(o)[0];
+  constexpr int64_t kPerPageNs = 250;
+  o.settings = {{"ziosim_cpu_buffer_alloc_per_page_ns", std::to_string(kPerPageNs)},
+                {"ziosim_cpu_alloc_page_threshold_bytes", "64K"}};
+  const ReadersRun paged = RunReaders(o)[0];
+  const int64_t pages_per_record = (128 << 10) / 4096;
+  ASSERT_GT(paged.dmu.hole_blocks, 0u);
+  EXPECT_EQ(paged.elapsed_ns - plain.elapsed_ns,
+            static_cast<int64_t>(paged.dmu.hole_blocks) * pages_per_record * kPerPageNs);
+  EXPECT_LT(paged.throughput_mb_s, plain.throughput_mb_s);
+  // A record the allocator's caches serve (at or below the threshold) costs no page.
+  o.settings[1].second = "128K";
+  EXPECT_EQ(RunReaders(o)[0].elapsed_ns, plain.elapsed_ns);
+}
+
 // A re-read of a file the ARC holds is served from memory: no disk reads in
 // the measured pass, and far faster than from disk.
 TEST(ReadersTest, ArcHitMakesReReadCpuBound) {
