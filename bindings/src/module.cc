@@ -97,17 +97,16 @@ py::dict Drives() {
     drives = CatalogDrives();
   }
   Columns c({"name", "kind", "description", "capacity_bytes", "rpm", "outer_mb_s", "inner_mb_s", "avg_seek_ms",
-             "cylinders", "zones", "read_mb_s", "sourced", "estimated", "file"});
+             "cylinders", "zones", "read_mb_s", "figures_sourced", "figures_estimated", "file"});
   for (const DriveSpec& d : drives) {
     const bool hdd = d.kind == DriveSpec::Kind::kHdd;
-    int sourced = 0, estimated = 0;
-    for (const CatalogValue& v : d.values) (v.estimated ? estimated : sourced) += 1;
+    const FigureCounts counts = d.CountFigures();
     const double nan = std::nan("");
     c.Row(d.name, hdd ? "hdd" : "ssd", d.description, static_cast<int64_t>(Figure(d, "capacity_bytes")),
           hdd ? Figure(d, "rpm") : nan, hdd ? Figure(d, "outer_mb_s") : nan, hdd ? Figure(d, "inner_mb_s") : nan,
           hdd ? Figure(d, "seek_average_ms") : nan, hdd ? static_cast<double>(d.hdd.layout.cylinders) : nan,
-          hdd ? static_cast<double>(d.hdd.layout.zones.size()) : nan, hdd ? nan : SsdPeakReadMbS(d.ssd), sourced,
-          estimated, d.file);
+          hdd ? static_cast<double>(d.hdd.layout.zones.size()) : nan, hdd ? nan : SsdPeakReadMbS(d.ssd),
+          counts.sourced, counts.estimated, d.file);
   }
   return c.ToDict();
 }

@@ -54,9 +54,9 @@ def drives() -> pd.DataFrame:
     Columns: ``name``, ``kind`` ("hdd"/"ssd"), ``description``, ``capacity_bytes``,
     ``rpm``, ``outer_mb_s``, ``inner_mb_s``, ``avg_seek_ms``, ``cylinders``,
     ``zones`` (HDD only, NaN for SSDs), ``read_mb_s`` (SSD peak, NaN for HDDs),
-    ``sourced`` and ``estimated`` (how many of the drive's figures come from a
-    reference or are estimates), ``file``. Every figure with its provenance:
-    :func:`drive_values`.
+    ``figures_sourced`` and ``figures_estimated`` (how many of the drive's figures
+    come from a reference or are estimates, as ``ziosim drives`` counts them),
+    ``file``. Every figure with its provenance: :func:`drive_values`.
     """
     return pd.DataFrame(_ziosim.drives())
 

@@ -347,6 +347,12 @@ const CatalogValue* DriveSpec::Find(std::string_view key) const {
   return nullptr;
 }
 
+FigureCounts DriveSpec::CountFigures() const {
+  FigureCounts counts;
+  for (const CatalogValue& v : values) (v.estimated ? counts.estimated : counts.sourced) += 1;
+  return counts;
+}
+
 std::string CatalogDir() { return DataDir("catalog", ZIOSIM_CATALOG_DIR); }
 
 DriveSpec LoadDriveFile(const std::string& path) {

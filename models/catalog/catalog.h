@@ -32,6 +32,13 @@ struct CatalogValue {
   std::string provenance;  // the source, or why it is an estimate
 };
 
+// How many of a drive file's figures name a source and how many are estimates.
+struct FigureCounts {
+  int sourced = 0;
+  int estimated = 0;
+  int total() const { return sourced + estimated; }
+};
+
 struct DriveSpec {
   enum class Kind { kHdd, kSsd, kFixed };
   Kind kind = Kind::kHdd;
@@ -45,6 +52,10 @@ struct DriveSpec {
 
   // The figure named `key`, or nullptr.
   const CatalogValue* Find(std::string_view key) const;
+
+  // `values` split by provenance: what `ziosim drives` and ziosim.drives() report
+  // (0 and 0 for DiskSim and fixed drives, which have no figures of their own).
+  FigureCounts CountFigures() const;
 };
 
 // Folder of the catalog's .toml files (compiled in as ZIOSIM_CATALOG_DIR).

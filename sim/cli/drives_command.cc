@@ -23,12 +23,6 @@ double Figure(const DriveSpec& d, std::string_view key) {
   return v != nullptr ? v->value : 0;
 }
 
-int CountEstimated(const DriveSpec& d, bool estimated) {
-  int n = 0;
-  for (const CatalogValue& v : d.values) n += v.estimated == estimated ? 1 : 0;
-  return n;
-}
-
 std::string Format(const char* format, double value) {
   char buf[64];
   std::snprintf(buf, sizeof buf, format, value);
@@ -59,8 +53,9 @@ nlohmann::json DriveJson(const DriveSpec& d) {
   } else {
     j["read_mb_s"] = SsdPeakReadMbS(d.ssd);
   }
-  j["sourced"] = CountEstimated(d, false);
-  j["estimated"] = CountEstimated(d, true);
+  const FigureCounts counts = d.CountFigures();
+  j["figures_sourced"] = counts.sourced;
+  j["figures_estimated"] = counts.estimated;
   nlohmann::json values = nlohmann::json::object();
   for (const CatalogValue& v : d.values) {
     values[v.key] = {{"value", Number(v.value)}, {v.estimated ? "estimated" : "source", v.provenance}};
@@ -69,20 +64,27 @@ nlohmann::json DriveJson(const DriveSpec& d) {
   return j;
 }
 
+// "sourced/all", e.g. "4/19": how many of the drive's figures name a source.
+std::string SourcedOfAll(const DriveSpec& d) {
+  const FigureCounts counts = d.CountFigures();
+  return std::to_string(counts.sourced) + "/" + std::to_string(counts.total());
+}
+
 void PrintTable(const std::vector<DriveSpec>& drives) {
-  std::printf("%-22s %-4s %9s %5s %-15s %8s  %s\n", "NAME", "KIND", "CAP_GB", "RPM", "READ_MB/S", "SEEK_MS",
-              "FIGURES");
+  std::printf("%-22s %-4s %9s %5s %-15s %8s %8s\n", "NAME", "KIND", "CAP_GB", "RPM", "READ_MB/S", "SEEK_MS",
+              "SOURCED");
   for (const DriveSpec& d : drives) {
     const bool hdd = d.kind == DriveSpec::Kind::kHdd;
     const std::string rate = hdd ? Format("%.0f", Figure(d, "outer_mb_s")) + "-" +
                                        Format("%.0f", Figure(d, "inner_mb_s")) + " (o-i)"
                                  : Format("%.0f", SsdPeakReadMbS(d.ssd)) + " (peak)";
-    std::printf("%-22s %-4s %9.1f %5s %-15s %8s  %d sourced, %d estimated\n", d.name.c_str(), hdd ? "hdd" : "ssd",
+    std::printf("%-22s %-4s %9.1f %5s %-15s %8s %8s\n", d.name.c_str(), hdd ? "hdd" : "ssd",
                 Figure(d, "capacity_bytes") / 1e9, hdd ? Format("%.0f", Figure(d, "rpm")).c_str() : "-",
                 rate.c_str(), hdd ? Format("%.1f", Figure(d, "seek_average_ms")).c_str() : "-",
-                CountEstimated(d, false), CountEstimated(d, true));
+                SourcedOfAll(d).c_str());
   }
-  std::printf("\nMB/s = 10^6 B/s, GB = 10^9 B. Every figure's source or reason: ziosim drives --json,\n"
+  std::printf("\nMB/s = 10^6 B/s, GB = 10^9 B. SOURCED: figures with a source of all the drive's figures,\n"
+              "the rest estimated. Every figure's source or reason: ziosim drives --json,\n"
               "or the drive's file in %s.\n", CatalogDir().c_str());
 }
 

@@ -25,7 +25,8 @@ INTERVAL_COLUMNS = ["interval", "t_start_s", "t_end_s", "disk", "reads", "read_b
 def test_drives():
     d = ziosim.drives()
     assert list(d.columns) == ["name", "kind", "description", "capacity_bytes", "rpm", "outer_mb_s", "inner_mb_s",
-                               "avg_seek_ms", "cylinders", "zones", "read_mb_s", "sourced", "estimated", "file"]
+                               "avg_seek_ms", "cylinders", "zones", "read_mb_s", "figures_sourced", "figures_estimated",
+                               "file"]
     assert "wd-re4-1tb" in set(d["name"])
     assert set(d["kind"]) == {"hdd", "ssd"}
     row = d.set_index("name").loc["wd-re4-1tb"]
