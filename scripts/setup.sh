@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 DEBIAN_PACKAGES=(
   cmake g++ make pkg-config
-  libboost-random-dev libeigen3-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev
+  libboost-random-dev libeigen3-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev liblz4-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 # The Python package (test mode): a virtual environment and the module's headers.
