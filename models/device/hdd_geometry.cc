@@ -170,6 +170,8 @@ HddGeometry::ZoneInfo HddGeometry::MakeZone(const HddZone& zone, size_t index, i
   z.offset_sectors = zone.first_block_offset_sectors;
   z.track_skew = zone.track_skew_sectors;
   z.cylinder_skew = zone.cylinder_skew_sectors;
+  z.track_skew_fraction = zone.track_skew_fraction_sectors;
+  z.cylinder_skew_fraction = zone.cylinder_skew_fraction_sectors;
   z.blocks = ZoneCapacity(zone, surfaces_, sparing_, range_size_);
   if (z.blocks <= 0) Fail(label + "holds no blocks after front space and spares");
 
@@ -411,7 +413,14 @@ double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) 
     skew += std::lower_bound(z.slips.begin(), z.slips.end(), tracks_before * spt) - z.slips.begin();
   }
   const int64_t whole = ((skew + a.sector) % spt + spt) % spt;
-  const double position = std::fmod(static_cast<double>(whole) + z.offset_sectors, static_cast<double>(spt));
+  double fraction = 0;  // only skews given in revolutions have one
+  if (z.track_skew_fraction != 0 || z.cylinder_skew_fraction != 0) {
+    fraction = std::fmod(static_cast<double>(track + (surfaces_ - 1) * c) * z.track_skew_fraction +
+                             static_cast<double>(c) * z.cylinder_skew_fraction,
+                         static_cast<double>(spt));
+  }
+  const double position =
+      std::fmod(static_cast<double>(whole) + z.offset_sectors + fraction, static_cast<double>(spt));
   return position < 0 ? position + static_cast<double>(spt) : position;
 }
 

@@ -84,6 +84,8 @@ class HddGeometry {
     double offset_sectors = 0;
     int track_skew = 0;
     int cylinder_skew = 0;
+    double track_skew_fraction = 0;  // sectors, from skews given in revolutions
+    double cylinder_skew_fraction = 0;
     std::vector<int64_t> slips;  // physical units, ascending, distinct
     // slip_keys[i] = (slot of the i-th slip that takes a slot) - i: an LBN at slot x lies
     // past that slip iff x >= slip_keys[i] (nondecreasing, so a binary search counts the

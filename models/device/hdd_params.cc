@@ -30,9 +30,13 @@ void CheckSeek(const HddSeekModel& seek, const std::string& who) {
       if (!seek.first_ten.empty() && seek.first_ten.size() != 10) Fail(who, "first-ten seek table needs 10 times");
       break;
     case HddSeekModel::Kind::kThreePoint:
+    case HddSeekModel::Kind::kLinear:
       if (seek.single_cylinder_ns < 0 || seek.average_ns < 0 || seek.full_stroke_ns < 0) {
         Fail(who, "three-point seek times must not be negative");
       }
+      break;
+    case HddSeekModel::Kind::kConstant:
+      if (seek.constant_ns < 0) Fail(who, "constant seek time must not be negative");
       break;
   }
 }

@@ -26,6 +26,9 @@ struct HddZone {
   int64_t empty_front_sectors = 0;        // reserved sectors before the zone's first LBN
   int track_skew_sectors = 0;             // start rotation per head switch
   int cylinder_skew_sectors = 0;          // start rotation per cylinder step (instead of a track skew)
+  // The parts of the skews below a whole sector (skews given in revolutions).
+  double track_skew_fraction_sectors = 0;
+  double cylinder_skew_fraction_sectors = 0;
   int64_t spares = 0;                     // unit depends on the sparing scheme
   std::vector<int64_t> slips;             // zone-relative physical sectors (tracks for scheme 1)
   std::vector<std::pair<int64_t, int64_t>> defects;  // (defective, replacement), same units
@@ -71,15 +74,18 @@ struct HddSeekModel {
     kTable,       // measured curve: linear interpolation, last segment extrapolated
     kHpl,         // HP's model: d < v1 -> v2 + v3*sqrt(d), else v4 + v5*d; optional table for d <= 10
     kThreePoint,  // datasheet single / average / full-stroke figures: a + b*sqrt(d-1) + c*(d-1)
+    kLinear,      // the same three figures joined by straight lines (DiskSim "linear")
+    kConstant,    // one time for every move (DiskSim "constant")
   };
   Kind kind = Kind::kThreePoint;
   std::vector<std::pair<int, SimTime>> table;  // (distance in cylinders, seek time), ascending
   // kHpl: v1 in cylinders, v2/v4 in ms, v3 in ms/sqrt(cyl), v5 in ms/cyl; v6 = one-cylinder time or -1.
   double hpl[6] = {0, 0, 0, 0, 0, -1};
   std::vector<SimTime> first_ten;  // kHpl with table: times for d = 1..10
-  SimTime single_cylinder_ns = 0;  // kThreePoint inputs
+  SimTime single_cylinder_ns = 0;  // kThreePoint and kLinear inputs
   SimTime average_ns = 0;
   SimTime full_stroke_ns = 0;
+  SimTime constant_ns = 0;  // kConstant
 };
 
 struct HddMechanics {

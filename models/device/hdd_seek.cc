@@ -10,7 +10,13 @@ constexpr int64_t kPsPerNs = 1000;
 constexpr double kPsPerMs = 1e9;
 }  // namespace
 
-HddSeek::HddSeek(const HddSeekModel& model, int cylinders) : kind_(model.kind) {
+HddSeek::HddSeek(const HddSeekModel& model, int cylinders)
+    : kind_(model.kind),
+      single_ps_((model.kind == HddSeekModel::Kind::kConstant ? model.constant_ns : model.single_cylinder_ns) *
+                 kPsPerNs),
+      average_ps_(model.average_ns * kPsPerNs),
+      full_ps_(model.full_stroke_ns * kPsPerNs),
+      cylinders_(std::max(cylinders, 1)) {
   std::copy(std::begin(model.hpl), std::end(model.hpl), hpl_);
   for (const auto& [distance, ns] : model.table) {
     table_distance_.push_back(distance);
@@ -45,8 +51,24 @@ int64_t HddSeek::SeekPs(int64_t distance) const {
       const double x = static_cast<double>(distance - 1);
       return static_cast<int64_t>(a_ps_ + b_ps_ * std::sqrt(x) + c_ps_ * x);
     }
+    case HddSeekModel::Kind::kLinear:
+      return LinearPs(distance);
+    case HddSeekModel::Kind::kConstant:
+      return single_ps_;
   }
   return 0;
+}
+
+// DiskSim's three-point line: single at 1 cylinder, rising to the average at a third
+// of the stroke, then to the full stroke. (DiskSim 4.0's own code computes the
+// fraction in integers over the move's own distance, which gives the full-stroke
+// time for every move of 2 or more cylinders; this follows its stated formula.)
+int64_t HddSeek::LinearPs(int64_t distance) const {
+  if (distance == 1) return single_ps_;
+  const double c = static_cast<double>(cylinders_);
+  const double d = static_cast<double>(distance);
+  if (d <= c / 3) return static_cast<int64_t>(single_ps_ + 3 * (d - 1) / c * (average_ps_ - single_ps_));
+  return static_cast<int64_t>(average_ps_ + (3 * d - c) / (2 * c) * (full_ps_ - average_ps_));
 }
 
 // Exact at measured points, linear between them (truncated to whole ps, as

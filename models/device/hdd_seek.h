@@ -1,6 +1,7 @@
-// Seek time by cylinder distance, from one of three descriptions of a drive's
+// Seek time by cylinder distance, from one of the descriptions of a drive's
 // actuator: a measured curve (DiskSim "extracted"), HP's sqrt/linear model
-// ("hpl", "hplplus10"), or the datasheet triple single / average / full stroke.
+// ("hpl", "hplplus10"), the datasheet triple single / average / full stroke as a
+// curve ("curve") or as two straight lines ("linear"), or one constant time.
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_SEEK_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_SEEK_H_
 
@@ -22,6 +23,7 @@ class HddSeek {
  private:
   int64_t TablePs(int64_t distance) const;
   int64_t HplPs(int64_t distance) const;
+  int64_t LinearPs(int64_t distance) const;
 
   HddSeekModel::Kind kind_;
   std::vector<int64_t> table_distance_;
@@ -30,6 +32,9 @@ class HddSeek {
   std::vector<int64_t> first_ten_ps_;
   // Three-point fit: a + b*sqrt(d-1) + c*(d-1), in ps.
   double a_ps_ = 0, b_ps_ = 0, c_ps_ = 0;
+  // kLinear: the three figures (ps) and the stroke (cylinders); kConstant: single_ps_.
+  int64_t single_ps_ = 0, average_ps_ = 0, full_ps_ = 0;
+  int64_t cylinders_ = 1;
 };
 
 }  // namespace ziosim

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "models/device/hdd_geometry.h"
@@ -356,11 +357,14 @@ void IgnoreScheduler(BlockReader& r, IgnoredKeys* ignored) {
 // ---------------------------------------------------------------------------------------
 // The dm_disk model (.model): layout and mechanics.
 
-void CheckSkewUnits(BlockReader& r) {
+// "Skew units": sectors (DiskSim's default) or revolutions; a zone's overrides its layout's.
+bool SkewsInRevolutions(BlockReader& r, bool otherwise) {
   const Param* units = r.Optional("Skew units");
-  if (units != nullptr && !(units->value.kind == Value::Kind::kWord && units->value.text == "sectors")) {
-    Fail(units->value.where, "'Skew units' = " + Describe(units->value) + " is not supported (only sectors)");
-  }
+  if (units == nullptr) return otherwise;
+  const bool word = units->value.kind == Value::Kind::kWord;
+  if (word && units->value.text == "revolutions") return true;
+  if (word && units->value.text == "sectors") return false;
+  Fail(units->value.where, "'Skew units' = " + Describe(units->value) + " does not exist (sectors, revolutions)");
 }
 
 int64_t NonNegativeInteger(const Value& v, const std::string& what) {
@@ -369,22 +373,29 @@ int64_t NonNegativeInteger(const Value& v, const std::string& what) {
   return i;
 }
 
-HddZone ReadZone(const Block& block, IgnoredKeys* ignored) {
+HddZone ReadZone(const Block& block, bool layout_in_revolutions, IgnoredKeys* ignored) {
   BlockReader r(block, ignored);
   HddZone zone;
   zone.first_cylinder = r.Int("First cylinder number", 0);
   zone.last_cylinder = r.Int("Last cylinder number", 0, INT_MAX - 1);  // the layout counts last + 1 cylinders
   zone.sectors_per_track = r.Int("Blocks per track", 1);
-  // DiskSim uses the integer part of the offset and of the skews.
-  zone.first_block_offset_sectors = std::trunc(r.Number("Offset of first block"));
+  // In sectors DiskSim uses the integer part of the offset and of the skews; in
+  // revolutions, the angle as given.
+  const bool revolutions = SkewsInRevolutions(r, layout_in_revolutions);
+  const double spt = zone.sectors_per_track;
+  const double offset = r.Number("Offset of first block");
+  zone.first_block_offset_sectors = revolutions ? offset * spt : std::trunc(offset);
   zone.empty_front_sectors = r.Integer("Empty space at zone front", 0, INT64_MAX);
-  for (auto [key, skew] : {std::pair{"Skew for track switch", &zone.track_skew_sectors},
-                           std::pair{"Skew for cylinder switch", &zone.cylinder_skew_sectors}}) {
+  for (auto [key, skew, fraction] :
+       {std::tuple{"Skew for track switch", &zone.track_skew_sectors, &zone.track_skew_fraction_sectors},
+        std::tuple{"Skew for cylinder switch", &zone.cylinder_skew_sectors, &zone.cylinder_skew_fraction_sectors}}) {
     const Param* p = r.Optional(key);  // optional in DiskSim too, default 0
     if (p == nullptr) continue;
-    const double sectors = std::trunc(NumberOf(p->value, Quote(key)));
-    if (std::fabs(sectors) > INT_MAX) Fail(p->value.where, Quote(key) + " is out of range");
-    *skew = static_cast<int>(sectors);
+    const double given = NumberOf(p->value, Quote(key));
+    const double sectors = revolutions ? given * spt : std::trunc(given);
+    if (!std::isfinite(sectors) || std::fabs(sectors) > INT_MAX) Fail(p->value.where, Quote(key) + " is out of range");
+    *skew = static_cast<int>(std::trunc(sectors));
+    *fraction = sectors - std::trunc(sectors);
   }
   zone.spares = r.Integer("Number of spares", 0, INT64_MAX);
   for (const Value& v : r.List("slips")) zone.slips.push_back(NonNegativeInteger(v, "a slip"));
@@ -396,7 +407,6 @@ HddZone ReadZone(const Block& block, IgnoredKeys* ignored) {
     zone.defects.emplace_back(NonNegativeInteger(defects[i], "a defect"),
                               NonNegativeInteger(defects[i + 1], "a defect's replacement"));
   }
-  CheckSkewUnits(r);
   r.Finish();
   return zone;
 }
@@ -406,12 +416,12 @@ void ReadLayout(const Block& block, HddLayout* layout, IgnoredKeys* ignored) {
   layout->track_order = static_cast<TrackOrder>(r.Int("LBN-to-PBN mapping scheme", 0, 2));
   layout->sparing = static_cast<SparingScheme>(r.Int("Sparing scheme used", 0, 10));
   if (layout->sparing == SparingScheme::kPerRange) layout->range_size_cylinders = r.Int("Rangesize for sparing", 1);
-  CheckSkewUnits(r);
+  const bool revolutions = SkewsInRevolutions(r, false);
   for (const Value& v : r.List("Zones")) {
     if (v.kind != Value::Kind::kBlock || v.block->type != "dm_layout_g1_zone") {
       Fail(v.where, "'Zones' must list dm_layout_g1_zone blocks, found " + Describe(v));
     }
-    layout->zones.push_back(ReadZone(*v.block, ignored));
+    layout->zones.push_back(ReadZone(*v.block, revolutions, ignored));
     // DiskSim never checks zones against "Number of cylinders": the zones define the
     // disk (the HP C2490A's last zone ends on cylinder 2629 of a declared 2629).
     layout->cylinders = std::max(layout->cylinders, layout->zones.back().last_cylinder + 1);
@@ -522,13 +532,16 @@ HddSeekModel ReadSeek(BlockReader& r) {
       for (double ms : ReadNumbers(r, "First ten seek times", 10)) seek.first_ten.push_back(MsToNs(ms));
     }
   } else if (type.value.kind == Value::Kind::kWord && (name == "linear" || name == "curve")) {
-    seek.kind = HddSeekModel::Kind::kThreePoint;
+    seek.kind = name == "linear" ? HddSeekModel::Kind::kLinear : HddSeekModel::Kind::kThreePoint;
     seek.single_cylinder_ns = MsToNs(r.Number("Single cylinder seek time", 0));
     seek.average_ns = MsToNs(r.Number("Average seek time", 0));
     seek.full_stroke_ns = MsToNs(r.Number("Full strobe seek time", 0));
+  } else if (type.value.kind == Value::Kind::kWord && name == "constant") {
+    seek.kind = HddSeekModel::Kind::kConstant;
+    seek.constant_ns = MsToNs(r.Number("Constant seek time", 0));
   } else {
-    Fail(type.value.where, "seek type " + Describe(type.value) +
-                               " is not supported (extracted, hpl, hplplus10, linear, curve)");
+    Fail(type.value.where,
+         "seek type " + Describe(type.value) + " does not exist (extracted, hpl, hplplus10, linear, curve, constant)");
   }
   return seek;
 }

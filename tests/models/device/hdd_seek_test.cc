@@ -70,5 +70,31 @@ TEST(HddSeekTest, ThreePointFitPassesThroughDatasheetFigures) {
   }
 }
 
+// DiskSim's "linear": straight from the single-cylinder time to the average at a
+// third of the stroke (C = 3001: d = 1000.33), then on to the full stroke at d = C.
+TEST(HddSeekTest, LinearJoinsTheThreeFiguresByStraightLines) {
+  HddSeekModel m;
+  m.kind = HddSeekModel::Kind::kLinear;
+  m.single_cylinder_ns = MsToNs(1.0);
+  m.average_ns = MsToNs(7.0);
+  m.full_stroke_ns = MsToNs(13.0);
+  HddSeek s(m, 3001);
+  EXPECT_EQ(s.SeekPs(0), 0);
+  EXPECT_EQ(s.SeekPs(1), 1'000'000'000);
+  EXPECT_NEAR(s.SeekPs(501) / 1e9, 1.0 + 3.0 * 500 / 3001 * 6.0, 1e-6);    // 2.9990 ms
+  EXPECT_NEAR(s.SeekPs(2001) / 1e9, 7.0 + (6003.0 - 3001) / 6002 * 6.0, 1e-6);  // 10.0010 ms
+  EXPECT_EQ(s.SeekPs(3001), 13'000'000'000);
+}
+
+TEST(HddSeekTest, ConstantIsTheSameForEveryMove) {
+  HddSeekModel m;
+  m.kind = HddSeekModel::Kind::kConstant;
+  m.constant_ns = MsToNs(2.5);
+  HddSeek s(m, 1000);
+  EXPECT_EQ(s.SeekPs(0), 0);
+  EXPECT_EQ(s.SeekPs(1), 2'500'000'000);
+  EXPECT_EQ(s.SeekPs(999), 2'500'000'000);
+}
+
 }  // namespace
 }  // namespace ziosim

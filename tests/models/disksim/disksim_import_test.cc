@@ -442,6 +442,41 @@ TEST(DisksimImportTest, ReadsThreePointSeeks) {
   EXPECT_EQ(p.mechanics.seek.full_stroke_ns, 17000000);
 }
 
+// Skew units = revolutions: the offset and skews are angles, kept whole. Zone 0 has 20
+// sectors per track: offset 1.7 rev = 34 sectors (sector 14 of the turn), a track skew
+// of 0.0125 rev = 0.25 sector, a cylinder skew of 5 rev = 100 sectors.
+TEST(DisksimImportTest, SkewsInRevolutions) {
+  SyntheticDrive drive;
+  drive.Replace("t.model", "Rangesize for sparing = 1,", "Rangesize for sparing = 1,\n      Skew units = revolutions,");
+  drive.Replace("t.model", "Skew for track switch = 3.9", "Skew for track switch = 0.0125");
+  const HddGeometry g(drive.Import().params.layout);
+  EXPECT_DOUBLE_EQ(g.StartAngle({0, 0, 0}), 14.0 / 20);
+  EXPECT_DOUBLE_EQ(g.StartAngle({0, 1, 0}), 14.25 / 20);
+  EXPECT_DOUBLE_EQ(g.StartAngle({1, 0, 0}), 14.25 / 20);  // one track skew, then the cylinder skew
+  EXPECT_DOUBLE_EQ(g.StartAngle({1, 1, 3}), 17.5 / 20);
+  SyntheticDrive wrong;
+  wrong.Replace("t.model", "Rangesize for sparing = 1,", "Rangesize for sparing = 1,\n      Skew units = degrees,");
+  EXPECT_EQ(wrong.ErrorOfImport(),
+            wrong.Where("t.model", "Skew units") + ": 'Skew units' = 'degrees' does not exist (sectors, revolutions)");
+}
+
+TEST(DisksimImportTest, ReadsLinearAndConstantSeeks) {
+  SyntheticDrive linear;
+  linear.Replace("t.model", "Seek type = extracted,", "Seek type = linear,\n      Average seek time = 8.5,\n"
+                                                       "      Full strobe seek time = 17,");
+  const HddParams p = linear.Import().params;
+  EXPECT_EQ(p.mechanics.seek.kind, HddSeekModel::Kind::kLinear);
+  EXPECT_EQ(p.mechanics.seek.average_ns, 8500000);
+  SyntheticDrive constant;
+  constant.Replace("t.model", "Seek type = extracted,", "Seek type = constant,\n      Constant seek time = 2.5,");
+  const HddParams q = constant.Import().params;
+  EXPECT_EQ(q.mechanics.seek.kind, HddSeekModel::Kind::kConstant);
+  EXPECT_EQ(q.mechanics.seek.constant_ns, 2500000);
+  SyntheticDrive missing;
+  missing.Replace("t.model", "Seek type = extracted,", "Seek type = constant,");
+  EXPECT_EQ(missing.ErrorOfImport(), missing.Where("t.model", "Mechanical Model") + ": dm_mech_g1 block lacks 'Constant seek time'");
+}
+
 TEST(DisksimImportTest, MissingKeyNamesTheBlock) {
   SyntheticDrive drive;
   drive.Replace("t.diskspecs", "   Bulk sector transfer time = 0.1,\n", "");
@@ -509,10 +544,10 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
   }
   {
     SyntheticDrive drive;
-    drive.Replace("t.model", "Seek type = extracted", "Seek type = constant");
+    drive.Replace("t.model", "Seek type = extracted", "Seek type = spline");
     EXPECT_EQ(drive.ErrorOfImport(),
               drive.Where("t.model", "Seek type") +
-                  ": seek type 'constant' is not supported (extracted, hpl, hplplus10, linear, curve)");
+                  ": seek type 'spline' does not exist (extracted, hpl, hplplus10, linear, curve, constant)");
   }
 }
 
