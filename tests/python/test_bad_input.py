@@ -96,3 +96,17 @@ def test_trace_time_going_backwards(tmp_path, disksim_dir):
     trace.write_text("R Miss 100 8 10.5 1.0\nR Miss 200 8 10.5 -3.0\n")
     with pytest.raises(ValueError, match=re.escape(f"{trace}:2: field next_interarrival_us: must not be negative, got -3.0")):
         ziosim.validate_disksim(disksim_dir / "hp_c2247a.parv", trace)
+
+
+def test_disksim_spec_whose_slips_outnumber_their_spares(tmp_path):
+    """Sparing scheme 3 keeps a track's slips in that track's spares: three slips on one
+    track with two spares leave an LBN without a sector, and the layout block says so."""
+    layouts = REPO / "tests" / "data" / "disksim-layouts"
+    for name in ("drive.parv", "drive.diskspecs", "layouts.seek"):
+        (tmp_path / name).write_text((layouts / name).read_text())
+    model = (layouts / "m0_s3.model").read_text().replace("slips = [209, 344]", "slips = [201, 202, 203]")
+    (tmp_path / "layout.model").write_text(model)
+    with pytest.raises(ValueError) as info:
+        ziosim.disk_bench(f"disksim:{tmp_path / 'drive.parv'}", count=10)
+    assert str(info.value) == (f"{tmp_path / 'layout.model'}:{line_of(model, 'Layout Model')}: HDD layout: zone 0: "
+                               "3 slips from sector 201 on exceed the 2 spares that hold them")
