@@ -253,15 +253,24 @@ void HddGeometry::AddSlipsAndDefects(const HddZone& zone, const std::string& lab
   }
 }
 
+// Consecutive look-ups mostly stay in one zone: the last one found is tried first.
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForLbn(int64_t lbn) const {
-  if (zones_.size() == 1) return zones_[0];
+  const ZoneInfo& hint = zones_[lbn_hint_];
+  if (lbn >= hint.first_lbn && lbn < hint.first_lbn + hint.blocks) return hint;
   const auto it = std::upper_bound(zone_first_lbn_.begin(), zone_first_lbn_.end(), lbn);
-  return zones_[it - zone_first_lbn_.begin() - 1];
+  lbn_hint_ = static_cast<size_t>(it - zone_first_lbn_.begin() - 1);
+  return zones_[lbn_hint_];
 }
 
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForCylinder(int cylinder) const {
+  const size_t next = cylinder_hint_ + 1;
+  if (cylinder >= zones_[cylinder_hint_].first_cylinder &&
+      (next == zones_.size() || cylinder < zones_[next].first_cylinder)) {
+    return zones_[cylinder_hint_];
+  }
   const auto it = std::upper_bound(zone_first_cylinder_.begin(), zone_first_cylinder_.end(), cylinder);
-  return zones_[std::max<ptrdiff_t>(it - zone_first_cylinder_.begin() - 1, 0)];
+  cylinder_hint_ = static_cast<size_t>(std::max<ptrdiff_t>(it - zone_first_cylinder_.begin() - 1, 0));
+  return zones_[cylinder_hint_];
 }
 
 int64_t HddGeometry::PhysicalUnit(const ZoneInfo& z, int64_t x) const {
@@ -364,8 +373,14 @@ TrackRun HddGeometry::SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) c
   if (family_ == Family::kStream) {
     end = std::min(end, first / z.period_sectors * z.period_sectors + z.period_front + z.period_usable);
   }
-  int64_t n = std::min(limit, end - first - SlipsIn(z, first, end));
-  int64_t last = PhysicalUnit(z, x + n - 1);
+  // The slips ahead on this stretch (rarely more than one): the run's LBNs take the
+  // sectors between them in order.
+  const auto ahead = std::lower_bound(z.slips.begin(), z.slips.end(), first);
+  auto beyond = ahead;
+  while (beyond != z.slips.end() && *beyond < end) ++beyond;
+  int64_t n = std::min(limit, end - first - (beyond - ahead));
+  int64_t last = first + n - 1;
+  for (auto slip = ahead; slip != beyond && *slip <= last; ++slip) ++last;
   // The run stops before a remapped sector: that LBN lives on a spare elsewhere.
   const auto defect = std::upper_bound(z.defects.begin(), z.defects.end(), std::make_pair(first, INT64_MAX));
   if (defect != z.defects.end() && defect->first <= last) {

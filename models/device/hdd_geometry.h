@@ -3,7 +3,8 @@
 // cylinder, spares, slipped and remapped sectors, and the angle at which each
 // physical sector starts (track and cylinder skew). Follows DiskSim's
 // dm_layout_g1, every mapping and sparing scheme, so that DiskSim drive specs
-// map as DiskSim maps them. Immutable after construction.
+// map as DiskSim maps them. Immutable after construction, but for the zone look-up
+// hints: one geometry serves one thread (its drive's).
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 
@@ -119,6 +120,8 @@ class HddGeometry {
   std::vector<ZoneInfo> zones_;
   std::vector<int64_t> zone_first_lbn_;  // zones_[i].first_lbn, for binary search
   std::vector<int> zone_first_cylinder_;
+  mutable size_t lbn_hint_ = 0;       // the zone of the last ZoneForLbn
+  mutable size_t cylinder_hint_ = 0;  // the zone of the last ZoneForCylinder
   int64_t total_blocks_ = 0;
   int surfaces_ = 0;
   int cylinders_ = 0;
