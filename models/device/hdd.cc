@@ -92,10 +92,12 @@ class HddDevice::Impl {
   int64_t ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
 
   int64_t StopReadAhead(int64_t t);
-  void StartReadAhead(int seg, int64_t held_from, int64_t req_end, int64_t t);
+  void StartReadAhead(int seg, int64_t held_from, int64_t req_lbn, int64_t req_end, int64_t t);
   void PositionReadAhead(int64_t t);
   void ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end, int64_t t);
-  int64_t ReadAheadTarget(int64_t held_from, int64_t req_end) const;
+  int64_t ReadAheadTarget(int64_t held_from, int64_t req_lbn, int64_t req_end) const;
+  int64_t MaxReadAheadEnd(int64_t req_lbn, int64_t req_end) const;
+  void ForgetSentData(int seg, int64_t req_end);
 
   // Which tracks of an access are read or written with zero latency.
   enum class ZeroLatency { kNone, kFirstTrack, kEveryTrack };
@@ -180,7 +182,8 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
   } else {
     cache_.Fill(target_seg, fill_from, lbn + n, /*is_write=*/false);
   }
-  if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn + n, media_end);
+  if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn, lbn + n, media_end);
+  ForgetSentData(target_seg, lbn + n);
   return sent + Ps(io.read_completion_ns);
 }
 
@@ -212,12 +215,13 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   cache_.Extend(seg, lbn + n);
   cache_.Touch(seg);
   ra_.next_lbn = lbn + n;
-  ra_.target_lbn = std::max(ra_.target_lbn, ReadAheadTarget(held_from, lbn + n));
+  ra_.target_lbn = std::max(ra_.target_lbn, ReadAheadTarget(held_from, lbn, lbn + n));
   if (ra_.next_lbn < ra_.target_lbn) {
     PositionReadAhead(media_end);
   } else {
     ra_.active = false;
   }
+  ForgetSentData(seg, lbn + n);
   return sent + Ps(io.read_completion_ns);
 }
 
@@ -231,6 +235,7 @@ int64_t HddDevice::Impl::ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int se
   // Without "sneaky" hits, a hit that arrives while a destage holds the
   // mechanism waits for it, like a miss.
   const int64_t ready = std::max(t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]), arm_free_ps_);
+  ForgetSentData(seg, lbn + n);
   return ready + Ps(io.data_prep_ns) + n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
 }
 
@@ -272,9 +277,32 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
 
 // --- read-ahead --------------------------------------------------------------
 
-// How far to read past a request ending at `req_end`, whose segment holds data
-// from `held_from` on.
-int64_t HddDevice::Impl::ReadAheadTarget(int64_t held_from, int64_t req_end) const {
+// Where schemes 1-3 stop reading ahead of a request [req_lbn, req_end): the maximum
+// read-ahead past its end or, when that is 0, a segment's worth (DiskSim's
+// disk_buffer_get_max_readahead): from the request's start if the segment keeps the
+// requested blocks ("Read-ahead over requested" = 0; past the minimum if the request
+// leaves less room than that), else from its end.
+int64_t HddDevice::Impl::MaxReadAheadEnd(int64_t req_lbn, int64_t req_end) const {
+  const HddCache& c = p_.cache;
+  if (c.max_read_ahead_blocks > 0) return req_end + c.max_read_ahead_blocks;
+  if (c.read_ahead_over_requested != 0) return req_end + c.segment_blocks;
+  const int64_t blocks = req_end - req_lbn;
+  if (blocks >= c.segment_blocks || c.segment_blocks - blocks < c.min_read_ahead_blocks) {
+    return req_end + c.min_read_ahead_blocks;
+  }
+  return req_lbn + c.segment_blocks;
+}
+
+// "Read-ahead over requested" = -1: the requested blocks leave the segment once sent.
+void HddDevice::Impl::ForgetSentData(int seg, int64_t req_end) {
+  if (p_.cache.read_ahead_over_requested != -1 || seg < 0) return;
+  HddSegment& s = cache_.at(seg);
+  s.start = std::min(std::max(s.start, req_end), s.end);
+}
+
+// How far to read past a request [req_lbn, req_end), whose segment holds data from
+// `held_from` on.
+int64_t HddDevice::Impl::ReadAheadTarget(int64_t held_from, int64_t req_lbn, int64_t req_end) const {
   const HddCache& c = p_.cache;
   const int64_t last = geo_.total_blocks();
   if (req_end >= last) return last;
@@ -292,11 +320,11 @@ int64_t HddDevice::Impl::ReadAheadTarget(int64_t held_from, int64_t req_end) con
         if (lbn >= last || c.read_ahead_scheme == 1) break;
         if (geo_.Map(lbn).cylinder != a.cylinder) break;
       }
-      target = std::min(lbn, req_end + c.max_read_ahead_blocks);
+      target = std::min(lbn, MaxReadAheadEnd(req_lbn, req_end));
       break;
     }
     case 3:
-      target = req_end + c.max_read_ahead_blocks;
+      target = MaxReadAheadEnd(req_lbn, req_end);
       break;
     case 4: {  // DEC: to the end of the track after the request, one more track
                // when the segment already held data from an earlier track (a stream)
@@ -314,16 +342,16 @@ int64_t HddDevice::Impl::ReadAheadTarget(int64_t held_from, int64_t req_end) con
   return std::min(std::max(target, std::min<int64_t>(req_end + c.min_read_ahead_blocks, last)), last);
 }
 
-void HddDevice::Impl::StartReadAhead(int seg, int64_t held_from, int64_t req_end, int64_t t) {
+void HddDevice::Impl::StartReadAhead(int seg, int64_t held_from, int64_t req_lbn, int64_t req_end, int64_t t) {
   ra_.active = false;
-  const int64_t target = ReadAheadTarget(held_from, req_end);
+  const int64_t target = ReadAheadTarget(held_from, req_lbn, req_end);
   if (target <= req_end) return;
   ra_ = ReadAhead{true, seg, req_end, target, 0, 0};
   PositionReadAhead(t);
 }
 
 void HddDevice::Impl::ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end, int64_t t) {
-  const int64_t target = ReadAheadTarget(std::min(cache_.at(seg).start, req_lbn), req_end);
+  const int64_t target = ReadAheadTarget(std::min(cache_.at(seg).start, req_lbn), req_lbn, req_end);
   if (ra_.active && ra_.segment == seg) {
     ra_.target_lbn = std::max(ra_.target_lbn, target);
     return;

@@ -138,6 +138,10 @@ struct HddCache {
   int read_ahead_scheme = 3;
   int min_read_ahead_blocks = 0;
   int max_read_ahead_blocks = 256;
+  // DiskSim's "Read-ahead over requested": with a maximum read-ahead of 0, schemes 1-3
+  // read a segment's worth from the request's start (0, keeping the requested blocks)
+  // or from its end (1, -1); -1 also drops the requested blocks once they are sent.
+  int read_ahead_over_requested = 1;
   bool read_ahead_on_idle_hit = false;
   // A read starting at the block the read-ahead is about to read joins the
   // read-ahead stream (DiskSim "Allow almost read hits"); drives that stream

@@ -323,13 +323,7 @@ void ReadCache(BlockReader& r, HddCache* out) {
   } else {
     out->max_read_ahead_blocks = std::max(out->max_read_ahead_blocks, out->min_read_ahead_blocks);
   }
-  // With a maximum of 0, schemes 1-3 size read-ahead by `Read-ahead over requested`.
-  const bool sized_by_segment = out->max_read_ahead_blocks == 0 && out->read_ahead_scheme >= 1 &&
-                                out->read_ahead_scheme <= 3;
-  if (sized_by_segment) {
-    Fail(r.Required("Maximum read-ahead (blks)").value.where,
-         "a maximum read-ahead of 0 (read-ahead sized by 'Read-ahead over requested') is not supported");
-  }
+  out->read_ahead_over_requested = r.Int("Read-ahead over requested", -1, 1);
 }
 
 // Disk features that HddParams has no field for: the model behaves as DiskSim does

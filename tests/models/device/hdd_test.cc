@@ -213,6 +213,47 @@ TEST(HddDeviceTest, NeverDisconnectSkipsTheReselection) {
   }
 }
 
+// A maximum read-ahead of 0 reads a segment's worth (200 blocks): past the request's
+// end ("Read-ahead over requested" = 1) or from its start (0, keeping the requested
+// blocks in the segment). After a read of 0-7: block 207 is the last read ahead for
+// 1, block 199 for 0.
+TEST(HddDeviceTest, ReadAheadOfZeroReadsASegmentsWorth) {
+  for (int over_requested : {0, 1}) {
+    HddParams p = ToyDrive();
+    p.cache.max_read_ahead_blocks = 0;
+    p.cache.read_ahead_over_requested = over_requested;
+    const int64_t last = over_requested == 1 ? 207 : 199;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 0, 8);
+    drv.ReadAt(MsToNs(50), last, 1);
+    drv.ReadAt(MsToNs(60), last + 1, 1);
+    sim.Run();
+    EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit) << over_requested;
+    EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kMiss) << over_requested;
+  }
+}
+
+// "Read-ahead over requested" = -1: the requested blocks leave the segment once sent,
+// so reading them again is a miss; the blocks read ahead stay.
+TEST(HddDeviceTest, SentBlocksLeaveTheSegmentWhenOverRequestedIsMinusOne) {
+  for (int over_requested : {1, -1}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_over_requested = over_requested;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 0, 8);
+    drv.ReadAt(MsToNs(50), 0, 8);
+    drv.ReadAt(MsToNs(100), 8, 8);
+    sim.Run();
+    EXPECT_EQ(drv.outcome[1], over_requested == -1 ? HddBreakdown::CacheOutcome::kMiss
+                                                   : HddBreakdown::CacheOutcome::kWholeHit);
+    EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+  }
+}
+
 std::vector<SimTime> RunRandomReads(uint64_t seed) {
   Simulation sim;
   HddDevice disk(&sim, "d0", ToyDrive());
