@@ -204,9 +204,16 @@ DriveBlocks FindDrive(const libparam::ParamFile& spec, const std::string& parv_p
   std::vector<std::vector<const TopologyNode*>> disks;
   CollectDisks(spec.topologies[0], &path, &disks);
   if (disks.empty()) Fail(spec.topologies[0].where, "the topology has no disksim_disk");
-  if (disks.size() > 1) {
-    Fail(disks[1].back()->where, "the topology has " + std::to_string(disks.size()) +
-                                     " disks; only single-disk specs are supported");
+  // Several disks import as one drive when they are all instances of the same disk
+  // block (an array of one model); the first one's path gives the bus and host.
+  for (const auto& other : disks) {
+    const Block& a = ResolveInstance(spec, *disks[0].back());
+    const Block& b = ResolveInstance(spec, *other.back());
+    if (&a != &b) {
+      Fail(other.back()->where, "the topology's disks are of more than one kind (" + Quote(disks[0].back()->name) +
+                                    " is " + Quote(a.name) + ", " + Quote(other.back()->name) + " is " +
+                                    Quote(b.name) + "); a drive is one kind of disk");
+    }
   }
   DriveBlocks drive;
   for (const TopologyNode* node : disks[0]) {

@@ -1,5 +1,6 @@
 #include "models/disksim/libparam.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -427,6 +428,10 @@ class Parser {
       if (PeekIs(0, Token::Kind::kRBracket)) break;
       list.items.push_back(ParseValue(key, nesting + 1));
       CheckNotEnded(open.depth, construct, open.where);
+      if (list.items.back().kind == Value::Kind::kWord && PeekIs(0, Token::Kind::kWord) && Peek().text == "..") {
+        ExpandRangeItem(&list.items);  // `disk0 .. disk17` in a list of names
+        CheckNotEnded(open.depth, construct, open.where);
+      }
       if (PeekIs(0, Token::Kind::kComma)) {
         Take();
       } else if (!PeekIs(0, Token::Kind::kRBracket)) {
@@ -438,13 +443,20 @@ class Parser {
     return list;
   }
 
-  // instantiate [ NAME, ... ] as BLOCK
+  // instantiate [ NAME, ... ] as BLOCK; a NAME may be a range `disk0 .. disk8`.
   Instantiation ParseInstantiation() {
     Instantiation inst;
     inst.where = Take().where;
     Expect(Token::Kind::kLBracket, "'['", "after 'instantiate'");
     while (!PeekIs(0, Token::Kind::kRBracket)) {
-      inst.instances.push_back(Expect(Token::Kind::kWord, "an instance name", "in 'instantiate [ ... ]'").text);
+      const Token first = Expect(Token::Kind::kWord, "an instance name", "in 'instantiate [ ... ]'");
+      if (PeekIs(0, Token::Kind::kWord) && Peek().text == "..") {
+        Take();
+        const Token last = Expect(Token::Kind::kWord, "the range's last name", "after '..'");
+        ExpandRange(first, last, &inst.instances);
+      } else {
+        inst.instances.push_back(first.text);
+      }
       if (!PeekIs(0, Token::Kind::kComma)) break;
       Take();
     }
@@ -453,6 +465,44 @@ class Parser {
     if (as.text != "as") Fail(as.where, "expected 'as' after 'instantiate [ ... ]', found " + Describe(as));
     inst.block_name = Expect(Token::Kind::kWord, "a block name", "after 'as'").text;
     return inst;
+  }
+
+  // Replaces the word ending `items` by the names of the range it starts.
+  void ExpandRangeItem(std::vector<Value>* items) {
+    const Value start = items->back();
+    items->pop_back();
+    Take();  // ..
+    const Token last = Expect(Token::Kind::kWord, "the range's last name", "after '..'");
+    std::vector<std::string> names;
+    ExpandRange(Token{Token::Kind::kWord, start.text, start.where, 0}, last, &names);
+    for (std::string& name : names) {
+      Value v = start;
+      v.text = std::move(name);
+      items->push_back(std::move(v));
+    }
+  }
+
+  // `disk0 .. disk8`: one prefix, the numbers from the first to the last (DiskSim's
+  // libparam range of instance names).
+  static void ExpandRange(const Token& first, const Token& last, std::vector<std::string>* names) {
+    auto split = [](const std::string& name) {
+      size_t digits = name.size();
+      while (digits > 0 && std::isdigit(static_cast<unsigned char>(name[digits - 1]))) --digits;
+      return std::pair{name.substr(0, digits), name.substr(digits)};
+    };
+    const auto [prefix, from] = split(first.text);
+    const auto [last_prefix, to] = split(last.text);
+    if (from.empty() || to.empty() || prefix != last_prefix || from.size() > 9 || to.size() > 9) {
+      Fail(first.where, "range " + Quote(first.text + " .. " + last.text) +
+                            ": both ends must be one name followed by a number");
+    }
+    const int begin = std::stoi(from), end = std::stoi(to);
+    constexpr int kMostNames = 65536;
+    if (end < begin || end - begin >= kMostNames) {
+      Fail(first.where, "range " + Quote(first.text + " .. " + last.text) + " must count up, by at most " +
+                            std::to_string(kMostNames) + " names");
+    }
+    for (int i = begin; i <= end; ++i) names->push_back(prefix + std::to_string(i));
   }
 
   // TYPE NAME [ child, ... ]

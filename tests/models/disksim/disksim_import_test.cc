@@ -513,11 +513,17 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
               drive.Where("t.model", "LBN-to-PBN") + ": 'LBN-to-PBN mapping scheme' = 3 is outside 0..2");
   }
   {
+    // Two instances of one disk block are one kind of drive; two kinds are refused.
     SyntheticDrive drive;
-    drive.Replace("t.parv", "instantiate [ disk0 ]", "instantiate [ disk0, disk1 ]");
+    drive.Replace("t.parv", "instantiate [ disk0 ]", "instantiate [ disk0 .. disk1 ]");
     drive.Replace("t.parv", "disksim_disk disk0 []", "disksim_disk disk0 [],\n            disksim_disk disk1 []");
-    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "disk1 []") +
-                                         ": the topology has 2 disks; only single-disk specs are supported");
+    EXPECT_EQ(drive.Import().params.name, "D");
+    drive.Replace("t.parv", "instantiate [ disk0 .. disk1 ] as D", "instantiate [ disk0 ] as D\ninstantiate [ disk1 ] as E");
+    drive.Replace("t.diskspecs", "disksim_disk D {", "disksim_disk E { Model = source t.model }\ndisksim_disk D {");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.parv", "disk1 []") +
+                  ": the topology's disks are of more than one kind ('disk0' is 'D', 'disk1' is 'E'); a drive is one "
+                  "kind of disk");
   }
   {
     SyntheticDrive drive;

@@ -219,6 +219,24 @@ TEST(LibparamTest, ReportsGarbage) {
   EXPECT_EQ(ErrorOf("instantiate [ a ] at B"), "t.parv:1: expected 'as' after 'instantiate [ ... ]', found 'at'");
 }
 
+// DiskSim's ranges of names, in instantiate lists and in value lists (a logorg's devices).
+TEST(LibparamTest, ExpandsRangesOfNames) {
+  const ParamFile file = ParseText(
+      "disksim_logorg L { devices = [ disk0 .. disk2, x ] }\ninstantiate [ bus1 .. bus3, c ] as B\n", "t.parv");
+  ASSERT_EQ(file.instantiations.size(), 1u);
+  EXPECT_EQ(file.instantiations[0].instances, (std::vector<std::string>{"bus1", "bus2", "bus3", "c"}));
+  const Param* devices = file.blocks[0].Find("devices");
+  ASSERT_NE(devices, nullptr);
+  std::vector<std::string> names;
+  for (const Value& v : devices->value.items) names.push_back(v.text);
+  EXPECT_EQ(names, (std::vector<std::string>{"disk0", "disk1", "disk2", "x"}));
+  EXPECT_EQ(ErrorOf("instantiate [ disk3 .. disk1 ] as B"),
+            "t.parv:1: range 'disk3 .. disk1' must count up, by at most 65536 names");
+  EXPECT_EQ(ErrorOf("instantiate [ disk0 .. bus4 ] as B"),
+            "t.parv:1: range 'disk0 .. bus4': both ends must be one name followed by a number");
+  EXPECT_EQ(ErrorOf("instantiate [ disk0 .. ] as B"), "t.parv:1: expected the range's last name after '..', found ']'");
+}
+
 TEST(LibparamTest, ReportsUnknownSourceFile) {
   EXPECT_EQ(ErrorOf("# x\nsource nothere.diskspecs\n", "specs/t.parv"),
             "specs/t.parv:2: cannot open source file 'nothere.diskspecs' (looked for specs/nothere.diskspecs)");
