@@ -147,18 +147,17 @@ void PrintCalibration(const OverheadCalibration& c, bool json) {
 }
 
 void RunValidate(const ValidateOptions& opt) {
-  // The trace is read before the drive is imported so that a malformed trace
-  // is reported alone, not after a page of import diagnostics.
+  // The trace streams through the replay (memory stays flat in its length);
+  // only --calibrate-overheads, which replays it twice more, holds it all.
   DisksimValidateTrace trace(opt.trace_path);
-  const std::vector<ValidateRecord> records = ReadValidateRecords(trace);
+  std::vector<ValidateRecord> records;
+  if (opt.calibrate) records = ReadValidateRecords(trace);
 
   DisksimImport drive = ImportDisksimDrive(opt.parv_path);
-  ReportIgnoredKeys(drive.ignored, opt.verbose);
   const std::string name =
       drive.params.name.empty() ? std::filesystem::path(opt.parv_path).stem().string() : drive.params.name;
   Simulation sim;
   HddDevice dev(&sim, name, std::move(drive.params), QueuePolicy::kFifo);
-  CheckRecordsFit(records, dev, opt.trace_path);
 
   std::unique_ptr<AtomicFile> csv;
   ValidateRequestCallback on_request;
@@ -167,8 +166,13 @@ void RunValidate(const ValidateOptions& opt) {
     WriteCsvHeader(csv->stream());
     on_request = [&csv](const ValidateRequestResult& r) { WriteCsvRow(csv->stream(), r); };
   }
-  const ValidateReplayResult result = ReplayValidateRecords(dev, sim, records, on_request);
+  if (opt.calibrate) CheckRecordsFit(records, dev, opt.trace_path);
+  const ValidateReplayResult result = opt.calibrate ? ReplayValidateRecords(dev, sim, records, on_request)
+                                                    : ReplayValidate(dev, sim, trace, on_request);
   if (csv) csv->Commit();
+  // Reported once the trace has been read, so that a malformed trace is
+  // reported alone, not after a page of import diagnostics.
+  ReportIgnoredKeys(drive.ignored, opt.verbose);
 
   if (opt.calibrate) {
     PrintCalibration(CalibrateOverheads(dev.params(), records), opt.json);

@@ -35,6 +35,11 @@ struct LatencySummary {
 };
 LatencySummary SummarizeLatencies(std::vector<double> samples_ms);
 
+// The two figures above from samples already in ascending order, so that a
+// caller holding large sets sorts each once, in place, for both.
+LatencySummary SummarizeSorted(std::span<const double> sorted_ms);
+double DemeritMsSorted(std::span<const double> measured_sorted_ms, std::span<const double> simulated_sorted_ms);
+
 }  // namespace ziosim
 
 #endif  // ZIOSIM_SIM_STATS_DEMERIT_H_

@@ -26,6 +26,50 @@ std::string_view NextToken(std::string_view& rest) {
   return token;
 }
 
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The traces' own number format, DIGITS or DIGITS.DIGITS with at most 19
+// digits in all: sets `digits` (the digits without the point, which cannot
+// overflow 64 bits) and `decimals` (how many follow the point), so that the
+// value is exactly digits / 10^decimals. False for any other text (signs,
+// exponents, "inf", ".5", "5."), which the general parsers handle.
+bool ScanFixedPoint(std::string_view t, uint64_t& digits, int& decimals) {
+  uint64_t v = 0;  // may wrap on too many digits; then rejected below
+  size_t i = 0;
+  for (; i < t.size() && IsDigit(t[i]); ++i) v = v * 10 + static_cast<uint64_t>(t[i] - '0');
+  const size_t integer_digits = i;
+  if (integer_digits == 0) return false;
+  size_t fraction_digits = 0;
+  if (i < t.size()) {
+    if (t[i] != '.') return false;
+    const size_t first = ++i;
+    for (; i < t.size() && IsDigit(t[i]); ++i) v = v * 10 + static_cast<uint64_t>(t[i] - '0');
+    fraction_digits = i - first;
+    if (fraction_digits == 0 || i != t.size()) return false;
+  }
+  if (integer_digits + fraction_digits > 19) return false;
+  digits = v;
+  decimals = static_cast<int>(fraction_digits);
+  return true;
+}
+
+// Exact powers of ten as doubles (every 10^k up to 10^22 is).
+constexpr std::array<double, 20> kPowersOfTen = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
+                                                 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
+
+// Fixed-point text (ScanFixedPoint) as the nearest double, without from_chars'
+// general algorithm: when the digits fit a double's 53-bit mantissa, digits and
+// 10^decimals are both exact doubles and one IEEE division rounds their
+// quotient correctly (Clinger's fast path), so the value is bit for bit the
+// one from_chars gives. False when the text is not in that form.
+bool FixedPointValue(std::string_view t, double& value) {
+  uint64_t digits = 0;
+  int decimals = 0;
+  if (!ScanFixedPoint(t, digits, decimals) || digits > (uint64_t{1} << 53)) return false;
+  value = static_cast<double>(digits) / kPowersOfTen[static_cast<size_t>(decimals)];
+  return true;
+}
+
 // Parses a line's fields; knows where the line came from so it can say so.
 class LineParser {
  public:
@@ -79,18 +123,29 @@ class LineParser {
   }
 
   int64_t ParseCount(int field, std::string_view t, int64_t min) const {
+    uint64_t digits = 0;
+    int decimals = 0;
+    const bool plain = ScanFixedPoint(t, digits, decimals) && decimals == 0 &&
+                       digits <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    const int64_t v = plain ? static_cast<int64_t>(digits) : ParseInteger(field, t);
+    if (v < min) Fail(field, "must be at least " + std::to_string(min) + ", got " + std::string(t));
+    return v;
+  }
+
+  // Any other integer text, or the reason it is not one.
+  int64_t ParseInteger(int field, std::string_view t) const {
     int64_t v = 0;
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec == std::errc::result_out_of_range) Fail(field, "out of range: '" + std::string(t) + "'");
     if (ec != std::errc() || end != t.data() + t.size()) {
       Fail(field, "expected an integer, got '" + std::string(t) + "'");
     }
-    if (v < min) Fail(field, "must be at least " + std::to_string(min) + ", got " + std::string(t));
     return v;
   }
 
   double ParseMicros(int field, std::string_view t) const {
     double v = 0;
+    if (FixedPointValue(t, v)) return v;  // the traces' own format: finite and not negative
     const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc() || end != t.data() + t.size() || !std::isfinite(v)) {
       Fail(field, "expected a finite number of microseconds, got '" + std::string(t) + "'");

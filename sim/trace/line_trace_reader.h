@@ -18,7 +18,8 @@
 
 namespace ziosim {
 
-bool IsTraceSpace(char c);
+// Inline: the parsers test every byte of a trace with it.
+inline bool IsTraceSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 // "12.5 ms": a trace time in ms, exactly.
 std::string FormatTraceMs(SimTime ns);
 bool IsBlankLine(std::string_view text);

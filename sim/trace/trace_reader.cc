@@ -189,8 +189,6 @@ int64_t ParseTraceDevice(std::string_view text) {
 
 // ---------------------------------------------------------------- splitting
 
-bool IsTraceSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
 bool IsBlankLine(std::string_view text) { return std::all_of(text.begin(), text.end(), IsTraceSpace); }
 
 void SplitWhitespace(std::string_view text, std::vector<std::string_view>& out) {

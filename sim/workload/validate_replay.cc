@@ -12,26 +12,72 @@
 namespace ziosim {
 namespace {
 
+// Where a replay takes its requests from. The replay keeps one request
+// outstanding, so it needs only the current record: a trace can stream.
+class RecordSource {
+ public:
+  // The next request, valid until the next call; null when there are no more.
+  virtual const ValidateRecord* Next() = 0;
+
+ protected:
+  ~RecordSource() = default;
+};
+
+// Records already read (and checked to fit).
+class SpanSource final : public RecordSource {
+ public:
+  explicit SpanSource(std::span<const ValidateRecord> records) : records_(records) {}
+  const ValidateRecord* Next() override { return next_ < records_.size() ? &records_[next_++] : nullptr; }
+
+ private:
+  std::span<const ValidateRecord> records_;
+  size_t next_ = 0;
+};
+
+// A trace read as it replays, each record checked against the device as it comes.
+class TraceSource final : public RecordSource {
+ public:
+  TraceSource(DisksimValidateTrace& trace, const Device& dev) : trace_(trace), dev_(dev) {}
+  const ValidateRecord* Next() override {
+    if (!trace_.Next(record_)) return nullptr;
+    CheckRecordFits(record_, dev_, trace_.path());
+    return &record_;
+  }
+
+ private:
+  DisksimValidateTrace& trace_;
+  const Device& dev_;
+  ValidateRecord record_;  // the one record in memory
+};
+
 // Issues one request at a time and records each completion. Allocates nothing
-// per request: the result vectors are reserved up front.
+// per request (the result vectors grow geometrically when not reserved).
 class ReplayDriver final : public EventHandler, public DeviceListener {
  public:
-  ReplayDriver(Device& dev, Simulation& sim, std::span<const ValidateRecord> records,
-               const ValidateRequestCallback& on_request, ValidateReplayResult& out)
+  ReplayDriver(Device& dev, Simulation& sim, RecordSource& source, const ValidateRequestCallback& on_request,
+               ValidateReplayResult& out)
       : dev_(dev),
         sim_(sim),
         hdd_(dynamic_cast<const HddDevice*>(&dev)),
-        records_(records),
+        source_(source),
         on_request_(on_request),
         out_(out) {}
 
-  void Start() { sim_.Schedule(sim_.now(), this, kIssue, 0); }
+  // Schedules the first request; false if the source has none.
+  bool Start() {
+    current_ = source_.Next();
+    if (current_ == nullptr) return false;
+    sim_.Schedule(sim_.now(), this, kIssue, 0);
+    return true;
+  }
+  int64_t issued() const { return issued_; }
   int64_t completed() const { return completed_; }
 
   void OnEvent(uint32_t /*kind*/, uint64_t index) override {
-    const ValidateRecord& r = records_[index];
     issued_ns_ = sim_.now();
-    dev_.Submit(DeviceRequest{index, r.lbn * kValidateBlockBytes, r.blocks * kValidateBlockBytes, r.op});
+    ++issued_;
+    dev_.Submit(DeviceRequest{index, current_->lbn * kValidateBlockBytes, current_->blocks * kValidateBlockBytes,
+                              current_->op});
   }
 
   void OnDeviceDone(const DeviceRequest& req, SimTime /*submitted*/, SimTime done) override {
@@ -40,21 +86,21 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
       throw std::logic_error("internal error: validate replay: device completed request " +
                              std::to_string(index) + " while " + std::to_string(completed_) + " was outstanding");
     }
-    const ValidateRecord& r = records_[index];
     const SimTime simulated_ns = done - issued_ns_;
-    out_.measured_ms.push_back(r.measured_ms);
+    out_.measured_ms.push_back(current_->measured_ms);
     out_.simulated_ms.push_back(NsToMs(simulated_ns));
+    ++(current_->op == IoOp::kWrite ? out_.writes : out_.reads);
     out_.end_ns = done;
     if (on_request_) {
       // The breakdown is the device's view of the command that just completed:
       // it must be read now, before the next command overwrites it.
-      on_request_(ValidateRequestResult{index, &r, issued_ns_, simulated_ns, out_.simulated_ms.back(),
+      on_request_(ValidateRequestResult{index, current_, issued_ns_, simulated_ns, out_.simulated_ms.back(),
                                         hdd_ != nullptr ? &hdd_->last_breakdown() : nullptr});
     }
     ++completed_;
-    if (completed_ < static_cast<int64_t>(records_.size())) {
-      sim_.Schedule(done + r.gap_after_ns, this, kIssue, static_cast<uint64_t>(completed_));
-    }
+    const SimTime gap_ns = current_->gap_after_ns;
+    current_ = source_.Next();
+    if (current_ != nullptr) sim_.Schedule(done + gap_ns, this, kIssue, static_cast<uint64_t>(completed_));
   }
 
  private:
@@ -63,10 +109,12 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
   Device& dev_;
   Simulation& sim_;
   const HddDevice* hdd_;  // set when per-request breakdowns are available
-  std::span<const ValidateRecord> records_;
+  RecordSource& source_;
   const ValidateRequestCallback& on_request_;
   ValidateReplayResult& out_;
+  const ValidateRecord* current_ = nullptr;  // the request outstanding, or about to be issued
   SimTime issued_ns_ = 0;
+  int64_t issued_ = 0;
   int64_t completed_ = 0;
 };
 
@@ -83,16 +131,44 @@ class ListenerScope {
   Device& dev_;
 };
 
-void Summarize(std::span<const ValidateRecord> records, ValidateReplayResult& out) {
-  out.requests = static_cast<int64_t>(records.size());
-  for (const ValidateRecord& r : records) ++(r.op == IoOp::kWrite ? out.writes : out.reads);
-  out.measured = SummarizeLatencies(out.measured_ms);
-  out.simulated = SummarizeLatencies(out.simulated_ms);
-  out.demerit_ms = DemeritMs(out.measured_ms, out.simulated_ms);
+// The result vectors stay in trace order for the callers that pair requests;
+// the figures come from one sorted copy of each, sorted once.
+void Summarize(ValidateReplayResult& out) {
+  out.requests = static_cast<int64_t>(out.simulated_ms.size());
+  std::vector<double> measured_sorted(out.measured_ms);
+  std::sort(measured_sorted.begin(), measured_sorted.end());
+  std::vector<double> simulated_sorted(out.simulated_ms);
+  std::sort(simulated_sorted.begin(), simulated_sorted.end());
+  out.measured = SummarizeSorted(measured_sorted);
+  out.simulated = SummarizeSorted(simulated_sorted);
+  out.demerit_ms = DemeritMsSorted(measured_sorted, simulated_sorted);
   // Relative figures are undefined for a trace whose measured times are all zero.
   const double base = out.measured.mean_ms > 0 ? out.measured.mean_ms : std::numeric_limits<double>::quiet_NaN();
   out.mean_error_pct = 100.0 * (out.simulated.mean_ms - out.measured.mean_ms) / base;
   out.demerit_pct = 100.0 * out.demerit_ms / base;
+}
+
+// Replays every request of `source` on `dev`, which must be idle; an empty
+// source gives an empty result. `expected_requests` (0 if unknown) reserves
+// the result vectors, so that a replay of records in memory never grows them.
+ValidateReplayResult Replay(Device& dev, Simulation& sim, RecordSource& source,
+                            const ValidateRequestCallback& on_request, size_t expected_requests) {
+  if (dev.in_device() != 0) throw std::logic_error("internal error: validate replay needs an idle device");
+  ValidateReplayResult out;
+  out.measured_ms.reserve(expected_requests);
+  out.simulated_ms.reserve(expected_requests);
+  ReplayDriver driver(dev, sim, source, on_request, out);
+  {
+    ListenerScope scope(dev, &driver);
+    const auto wall_start = std::chrono::steady_clock::now();
+    if (!driver.Start()) return out;
+    sim.Run();
+    out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  }
+  CheckCompletedOnce("validate replay: " + dev.name() + ": trace requests", driver.issued(), driver.completed());
+  CheckDeviceAccounting(dev, sim.now());
+  Summarize(out);
+  return out;
 }
 
 }  // namespace
@@ -105,53 +181,39 @@ std::vector<ValidateRecord> ReadValidateRecords(DisksimValidateTrace& trace) {
   return records;
 }
 
-void CheckRecordsFit(std::span<const ValidateRecord> records, const Device& dev, const std::string& trace_path) {
+void CheckRecordFits(const ValidateRecord& r, const Device& dev, const std::string& trace_path) {
   const int64_t capacity_blocks = dev.capacity_bytes() / kValidateBlockBytes;
   const int64_t blocks_per_sector = std::max<int64_t>(1, dev.sector_bytes() / kValidateBlockBytes);
-  for (const ValidateRecord& r : records) {
-    // Compared as lbn > capacity - blocks so that a huge blkno cannot overflow.
-    if (r.blocks > capacity_blocks || r.lbn > capacity_blocks - r.blocks) {
-      throw InputError(trace_path, r.line,
-                       "field blkno: " + std::to_string(r.blocks) + " blocks from block " + std::to_string(r.lbn) +
-                           " run past the end of " + dev.name() + " (" + std::to_string(capacity_blocks) +
-                           " blocks of 512 bytes)");
-    }
-    if (r.lbn % blocks_per_sector != 0 || r.blocks % blocks_per_sector != 0) {
-      throw InputError(trace_path, r.line,
-                       "field blkno: request is not aligned to " + dev.name() + "'s " +
-                           std::to_string(dev.sector_bytes()) + "-byte sectors");
-    }
+  // Compared as lbn > capacity - blocks so that a huge blkno cannot overflow.
+  if (r.blocks > capacity_blocks || r.lbn > capacity_blocks - r.blocks) {
+    throw InputError(trace_path, r.line,
+                     "field blkno: " + std::to_string(r.blocks) + " blocks from block " + std::to_string(r.lbn) +
+                         " run past the end of " + dev.name() + " (" + std::to_string(capacity_blocks) +
+                         " blocks of 512 bytes)");
   }
+  if (r.lbn % blocks_per_sector != 0 || r.blocks % blocks_per_sector != 0) {
+    throw InputError(trace_path, r.line,
+                     "field blkno: request is not aligned to " + dev.name() + "'s " +
+                         std::to_string(dev.sector_bytes()) + "-byte sectors");
+  }
+}
+
+void CheckRecordsFit(std::span<const ValidateRecord> records, const Device& dev, const std::string& trace_path) {
+  for (const ValidateRecord& r : records) CheckRecordFits(r, dev, trace_path);
 }
 
 ValidateReplayResult ReplayValidateRecords(Device& dev, Simulation& sim, std::span<const ValidateRecord> records,
                                            const ValidateRequestCallback& on_request) {
-  if (dev.in_device() != 0) throw std::logic_error("internal error: validate replay needs an idle device");
-  ValidateReplayResult out;
-  out.measured_ms.reserve(records.size());
-  out.simulated_ms.reserve(records.size());
-  if (records.empty()) return out;
-
-  ReplayDriver driver(dev, sim, records, on_request, out);
-  {
-    ListenerScope scope(dev, &driver);
-    driver.Start();
-    const auto wall_start = std::chrono::steady_clock::now();
-    sim.Run();
-    out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  }
-  CheckCompletedOnce("validate replay: " + dev.name() + ": trace requests", static_cast<int64_t>(records.size()),
-                     driver.completed());
-  CheckDeviceAccounting(dev, sim.now());
-  Summarize(records, out);
-  return out;
+  SpanSource source(records);
+  return Replay(dev, sim, source, on_request, records.size());
 }
 
 ValidateReplayResult ReplayValidate(Device& dev, Simulation& sim, DisksimValidateTrace& trace,
                                     const ValidateRequestCallback& on_request) {
-  const std::vector<ValidateRecord> records = ReadValidateRecords(trace);
-  CheckRecordsFit(records, dev, trace.path());
-  return ReplayValidateRecords(dev, sim, records, on_request);
+  TraceSource source(trace, dev);
+  ValidateReplayResult out = Replay(dev, sim, source, on_request, /*expected_requests=*/0);
+  if (out.requests == 0) throw InputError(trace.path() + ": the trace holds no requests");
+  return out;
 }
 
 nlohmann::ordered_json ValidateSummaryJson(const ValidateReplayResult& r, const std::string& drive,

@@ -25,6 +25,7 @@ namespace ziosim {
 // One replayed request, handed to the per-request callback.
 struct ValidateRequestResult {
   int64_t index = 0;  // 0-based position in the trace
+  // In the records replayed, or, for a streamed trace, valid during the callback only.
   const ValidateRecord* record = nullptr;
   SimTime issued_ns = 0;
   SimTime simulated_ns = 0;  // completion - issue
@@ -38,7 +39,7 @@ struct ValidateReplayResult {
   int64_t requests = 0;
   int64_t reads = 0;
   int64_t writes = 0;
-  std::vector<double> measured_ms;   // in trace order
+  std::vector<double> measured_ms;   // in trace order (8 bytes a request)
   std::vector<double> simulated_ms;  // in trace order
   LatencySummary measured;
   LatencySummary simulated;
@@ -46,15 +47,20 @@ struct ValidateReplayResult {
   double demerit_ms = 0;
   double demerit_pct = 0;     // of the measured mean
   SimTime end_ns = 0;         // simulated time when the last request completed
-  double wall_seconds = 0;    // host time spent in the simulation loop alone
+  // Host time spent in the replay loop: the simulation, and reading the trace
+  // when it streams (ReplayValidate); never the drive's import or the figures.
+  double wall_seconds = 0;
 };
 
 // Reads every record of `trace`. Throws InputError on a malformed line or an
-// empty trace.
+// empty trace. For callers that replay a trace more than once; a single
+// replay streams it (ReplayValidate).
 std::vector<ValidateRecord> ReadValidateRecords(DisksimValidateTrace& trace);
 
-// Throws InputError(trace_path, line, ...) for the first record that lies beyond
-// `dev`'s capacity or is not aligned to its sectors.
+// Throws InputError(trace_path, r.line, ...) if `r` lies beyond `dev`'s
+// capacity or is not aligned to its sectors.
+void CheckRecordFits(const ValidateRecord& r, const Device& dev, const std::string& trace_path);
+// The same for each of `records`, in order.
 void CheckRecordsFit(std::span<const ValidateRecord> records, const Device& dev,
                      const std::string& trace_path);
 
@@ -65,7 +71,6 @@ ValidateReplayResult ReplayValidateRecords(Device& dev, Simulation& sim,
                                            std::span<const ValidateRecord> records,
                                            const ValidateRequestCallback& on_request = {});
 
-// ReadValidateRecords + CheckRecordsFit + ReplayValidateRecords.
 // The figures of a validation run as one JSON object, the same for the CLI's
 // --json and the Python module: drive, files, counts, means, error, demerit,
 // percentiles, host speed.
@@ -73,6 +78,10 @@ nlohmann::ordered_json ValidateSummaryJson(const ValidateReplayResult& r, const 
                                            const std::string& parv, const std::string& trace,
                                            size_t spec_keys_ignored);
 
+// ReplayValidateRecords on `trace` read as it replays: memory holds one record
+// (and the two result vectors), not the trace. A malformed line or a record
+// beyond `dev` throws InputError when the replay reaches it; an empty trace
+// throws once the replay finds it empty.
 ValidateReplayResult ReplayValidate(Device& dev, Simulation& sim, DisksimValidateTrace& trace,
                                     const ValidateRequestCallback& on_request = {});
 

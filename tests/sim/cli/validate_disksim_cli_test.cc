@@ -23,13 +23,28 @@ const std::string kDataDir = ziosim::test::SharedDataDir() + "/disksim-valid/";
 
 TEST(ValidateDisksimCliTest, MalformedTraceLineExitsTwoWithFileAndLine) {
   SKIP_WITHOUT_CLI();
+  const std::string parv = kDataDir + "atlas_III.parv";
+  if (!std::filesystem::exists(parv)) GTEST_SKIP() << "DiskSim validation data absent: " << parv;
   const TempPath trace("bad.trace");
   std::ofstream(trace.str()) << "R Hit 100 8 1234.5 10.25\nR Hit 100 8 abc 10.25\n";
-  // The trace is read before the drive is imported, so any .parv path will do.
-  const CliRun run = RunCli("validate-disksim '" + kDataDir + "atlas_III.parv' '" + trace.str() + "'");
+  // The trace streams through the replay: line 1 replays on the drive, line 2 stops it.
+  const CliRun run = RunCli("validate-disksim '" + parv + "' '" + trace.str() + "'");
   EXPECT_EQ(run.status, 2);
   const std::string want = trace.str() + ":2: field measured_service_us: expected a finite number";
   EXPECT_NE(run.err.find(want), std::string::npos) << run.err;
+  // Reported alone: the drive's ignored keys come only after a trace read to its end.
+  EXPECT_EQ(run.err.find("spec keys ignored"), std::string::npos) << run.err;
+}
+
+TEST(ValidateDisksimCliTest, EmptyTraceExitsTwo) {
+  SKIP_WITHOUT_CLI();
+  const std::string parv = kDataDir + "atlas_III.parv";
+  if (!std::filesystem::exists(parv)) GTEST_SKIP() << "DiskSim validation data absent: " << parv;
+  const TempPath trace("empty.trace");
+  std::ofstream(trace.str()) << "\n  \n";
+  const CliRun run = RunCli("validate-disksim '" + parv + "' '" + trace.str() + "'");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find(trace.str() + ": the trace holds no requests"), std::string::npos) << run.err;
 }
 
 TEST(ValidateDisksimCliTest, MissingTraceExitsTwoNamingIt) {

@@ -4,6 +4,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -154,6 +157,28 @@ TEST(DisksimValidateTraceTest, KeepsMeasuredTimeAsTraceMicrosecondsOverAThousand
   const ValidateRecord r = ParseValidateLine("R Hit 1390458 14 12434.375000 27307.318970", "t", 1);
   EXPECT_EQ(r.measured_ms, 12434.375 / 1000.0);
   EXPECT_EQ(r.gap_after_ns, 27307319);
+}
+
+// The parser reads the traces' DIGITS.DIGITS times without from_chars; the
+// values must be the bits from_chars gives, on its fast path and off it.
+TEST(DisksimValidateTraceTest, TimesAreTheValuesFromCharsGives) {
+  for (const std::string t : {"0", "0.000", "1686.00000", "14095.370", "27307.318970", "0.1", "0.30000000000000004",
+                              "9007199254740992", "9007199254740993", "1234567.89012345", "123456789.123456789",
+                              "0000000000000000000001.5", "5.", ".5", "1e3", "2.5E-1"}) {
+    double want = 0;
+    std::from_chars(t.data(), t.data() + t.size(), want);
+    EXPECT_EQ(ParseValidateLine("R Hit 0 1 " + t + " 0", "t", 1).measured_ms, want / 1000.0) << t;
+    if (want < 1e12) {  // gaps beyond 292 years of ns are an error, not a value
+      EXPECT_EQ(ParseValidateLine("R Hit 0 1 0 " + t, "t", 1).gap_after_ns, std::llround(want * 1000)) << t;
+    }
+  }
+}
+
+TEST(DisksimValidateTraceTest, CountsUpToTheInt64Limit) {
+  EXPECT_EQ(ParseValidateLine("R Hit 007 9223372036854775807 0 0", "t", 1).blocks, INT64_MAX);
+  EXPECT_EQ(ParseValidateLine("R Hit 007 1 0 0", "t", 1).lbn, 7);
+  EXPECT_EQ(ErrorFor("R Hit 9223372036854775808 8 1 1"),
+            "t.trace:7: field blkno: out of range: '9223372036854775808'");
 }
 
 TEST(DisksimValidateTraceTest, AcceptsEveryAnnotation) {
