@@ -32,7 +32,7 @@ struct HddBreakdown {
   int cylinder = 0, head = 0, sector = 0;  // physical address of the first block
 };
 
-class HddGeometry;
+class HddMap;
 class HddCacheState;
 
 class HddDevice : public Device {
@@ -51,7 +51,7 @@ class HddDevice : public Device {
   void OnEvent(uint32_t kind, uint64_t arg) override;
 
   const HddParams& params() const { return params_; }
-  const HddGeometry& geometry() const { return *geometry_; }
+  const HddMap& geometry() const { return *geometry_; }
   const HddBreakdown& last_breakdown() const { return last_; }
 
  private:
@@ -60,7 +60,7 @@ class HddDevice : public Device {
 
   HddParams params_;
   QueuePolicy policy_;
-  std::unique_ptr<HddGeometry> geometry_;
+  std::unique_ptr<HddMap> geometry_;
   std::unique_ptr<Impl> impl_;
   HddBreakdown last_;
   int in_device_ = 0;
