@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <string>
+#include <utility>
 
 #include "sim/core/status.h"
 
@@ -23,7 +24,6 @@ HddExtentMap::HddExtentMap(const HddLayout& layout)
   if (extents_.empty()) throw InputError("HDD layout: no extents");
   if (surfaces_ <= 0 || cylinders_ <= 0) throw InputError("HDD layout: surfaces and cylinders must be positive");
   spt_by_cylinder_.assign(cylinders_, 0);
-  extent_on_track_.assign(static_cast<size_t>(cylinders_) * surfaces_, -1);
   for (size_t i = 0; i < extents_.size(); ++i) {
     const HddExtent& e = extents_[i];
     if (e.first_lbn != total_blocks_) {
@@ -40,9 +40,8 @@ HddExtentMap::HddExtentMap(const HddLayout& layout)
     first_lbn_.push_back(e.first_lbn);
     total_blocks_ += e.blocks;
     if (spt_by_cylinder_[e.cylinder] == 0) spt_by_cylinder_[e.cylinder] = e.sectors_per_track;
-    int32_t& on_track = extent_on_track_[static_cast<size_t>(e.cylinder) * surfaces_ + e.head];
-    if (on_track < 0) on_track = static_cast<int32_t>(i);
   }
+  IndexTracks();
   // Unmapped cylinders take the sectors per track of the nearest mapped one before
   // them (DiskSim's st_pbn walks down); those before the first, of the first.
   const auto first = std::find_if(spt_by_cylinder_.begin(), spt_by_cylinder_.end(), [](int spt) { return spt > 0; });
@@ -98,9 +97,28 @@ int HddExtentMap::SectorsPerTrack(int cylinder) const {
   return spt_by_cylinder_[std::clamp(cylinder, 0, cylinders_ - 1)];
 }
 
+void HddExtentMap::IndexTracks() {
+  const size_t tracks = static_cast<size_t>(cylinders_) * surfaces_;
+  auto track_of = [&](int32_t i) { return static_cast<size_t>(extents_[i].cylinder) * surfaces_ + extents_[i].head; };
+  track_extents_.resize(extents_.size());
+  for (size_t i = 0; i < extents_.size(); ++i) track_extents_[i] = static_cast<int32_t>(i);
+  std::sort(track_extents_.begin(), track_extents_.end(), [&](int32_t x, int32_t y) {
+    return std::pair(track_of(x), extents_[x].first_sector) < std::pair(track_of(y), extents_[y].first_sector);
+  });
+  track_begin_.assign(tracks + 1, 0);
+  for (int32_t i : track_extents_) ++track_begin_[track_of(i) + 1];
+  for (size_t t = 0; t < tracks; ++t) track_begin_[t + 1] += track_begin_[t];
+}
+
 uint32_t HddExtentMap::Angle(const PhysicalAddress& a) const {
-  const int32_t i = extent_on_track_[static_cast<size_t>(a.cylinder) * surfaces_ + a.head];
-  if (i < 0) return 0;
+  const size_t track = static_cast<size_t>(a.cylinder) * surfaces_ + a.head;
+  const int32_t begin = track_begin_[track], end = track_begin_[track + 1];
+  if (begin == end) return 0;
+  int32_t i = track_extents_[begin];
+  for (int32_t k = begin; k < end; ++k) {
+    const HddExtent& x = extents_[track_extents_[k]];
+    if (a.sector >= x.first_sector && a.sector < x.first_sector + x.blocks) i = track_extents_[k];
+  }
   const HddExtent& e = extents_[i];
   // Unsigned arithmetic wraps as DiskSim's 32-bit angles do.
   return e.first_angle + static_cast<uint32_t>(a.sector - e.first_sector) * e.sector_angle;

@@ -36,16 +36,24 @@ class HddExtentMap final : public HddMap {
   double StartAngle(const PhysicalAddress& a) const override;
 
  private:
+  // Fills track_begin_ and track_extents_.
+  void IndexTracks();
   size_t ExtentOf(int64_t lbn) const;
   // Whether `next` continues `e` further along the same track.
   static bool FollowsOnTrack(const HddExtent& e, const HddExtent& next);
-  // Start of sector `a` in 2^-32 revolutions; 0 on a track without LBNs, as DiskSim.
+  // Start of sector `a` in 2^-32 revolutions, by the extent of its track that holds
+  // it, else the track's first (an extent's angles may follow another rule than its
+  // track's others: DiskSim gives a g4 remap outside the tables 0); 0 on a track
+  // without LBNs, as DiskSim.
   uint32_t Angle(const PhysicalAddress& a) const;
 
   std::vector<HddExtent> extents_;
   std::vector<int64_t> first_lbn_;          // extents_[i].first_lbn, for binary search
   std::vector<int> spt_by_cylinder_;
-  std::vector<int32_t> extent_on_track_;    // [cylinder * surfaces + head]: an extent there, or -1
+  // The extents of track t (= cylinder * surfaces + head), by first sector, are
+  // track_extents_[track_begin_[t] .. track_begin_[t + 1]).
+  std::vector<int32_t> track_begin_;
+  std::vector<int32_t> track_extents_;
   mutable size_t hint_ = 0;                 // the extent of the last look-up
   int64_t total_blocks_ = 0;
   int surfaces_ = 0;

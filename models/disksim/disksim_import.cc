@@ -221,7 +221,8 @@ DriveBlocks FindDrive(const libparam::ParamFile& spec, const std::string& parv_p
   std::vector<std::vector<const TopologyNode*>> disks;
   CollectDisks(spec.topologies[0], &path, &disks);
   if (disks.empty()) {
-    Fail(spec.topologies[0].where, "the topology has no disksim_disk (a MEMS device or simpledisk is no HDD)");
+    Fail(spec.topologies[0].where,
+         "the topology has no disksim_disk; MEMS devices and simple disks are not HDDs, the only disks ziosim models");
   }
   *disk_list = ListDisks(spec, disks);
   auto chosen = disks.begin();
