@@ -68,6 +68,15 @@ int64_t IntegerOf(const Value& v, const std::string& what) {
   return static_cast<int64_t>(number);
 }
 
+// An integer within min..max.
+int64_t IntegerIn(const Value& v, const std::string& what, int64_t min, int64_t max) {
+  const int64_t i = IntegerOf(v, what);
+  if (i < min || i > max) {
+    Fail(v.where, what + " = " + std::to_string(i) + " is outside " + std::to_string(min) + ".." + std::to_string(max));
+  }
+  return i;
+}
+
 // Collects keys that no reader used, as "file:line: key", each key once.
 class IgnoredKeys {
  public:
@@ -112,13 +121,7 @@ class BlockReader {
   }
 
   int64_t Integer(const std::string& key, int64_t min, int64_t max = INT_MAX) {
-    const Param& p = Required(key);
-    const int64_t v = IntegerOf(p.value, Quote(key));
-    if (v < min || v > max) {
-      Fail(p.value.where, Quote(key) + " = " + std::to_string(v) + " is outside " + std::to_string(min) + ".." +
-                              std::to_string(max));
-    }
-    return v;
+    return IntegerIn(Required(key).value, Quote(key), min, max);
   }
 
   int Int(const std::string& key, int min, int max = INT_MAX) { return static_cast<int>(Integer(key, min, max)); }
@@ -453,15 +456,6 @@ void ReadLayout(const Block& block, HddLayout* layout, IgnoredKeys* ignored) {
   }
 }
 
-// An integer list item within min..max (DiskSim reads them into C ints).
-int64_t IntegerIn(const Value& v, const std::string& what, int64_t min, int64_t max) {
-  const int64_t i = IntegerOf(v, what);
-  if (i < min || i > max) {
-    Fail(v.where, what + " = " + std::to_string(i) + " is outside " + std::to_string(min) + ".." + std::to_string(max));
-  }
-  return i;
-}
-
 // A file named by a key, relative to the file that names it (DiskSim's lp_cwd).
 std::string PathOf(const Value& v, const std::string& key) {
   if (v.kind != Value::Kind::kWord && v.kind != Value::Kind::kNumber) Fail(v.where, Quote(key) + " must be a file name");
@@ -635,11 +629,7 @@ std::pair<int, SimTime> ParseSeekRow(const std::string& line, const std::string&
 // DiskSim's measured seek curve: "Seek distances measured: N", then N rows, by
 // increasing distance. The file is named relative to the file that names it.
 std::vector<std::pair<int, SimTime>> ReadSeekCurve(const Param& p) {
-  if (p.value.kind != Value::Kind::kWord && p.value.kind != Value::Kind::kNumber) {
-    Fail(p.value.where, "'Full seek curve' must be a file name");
-  }
-  std::filesystem::path path(p.value.text);
-  if (path.is_relative()) path = std::filesystem::path(p.value.where.file).parent_path() / path;
+  const std::filesystem::path path = PathOf(p.value, p.key);
   std::ifstream in(path);
   std::error_code error;
   if (!in || !std::filesystem::is_regular_file(path, error)) {

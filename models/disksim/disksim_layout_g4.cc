@@ -98,7 +98,7 @@ class Expander {
 void Expander::Check() const {
   if (t_.indexes.empty()) Fail(t_.where, "'IDX' lists no index node");
   for (const TrackPattern& tp : t_.tracks) {
-    if (tp.sectors_per_track < 1 || tp.low < 0 || tp.high < tp.low || tp.low + tp.high >= tp.sectors_per_track) {
+    if (tp.high < tp.low || tp.low + tp.high >= tp.sectors_per_track) {
       Fail(tp.where, "'TP' entry (" + N(tp.low) + ", " + N(tp.high) + ", " + N(tp.sectors_per_track) +
                          ") does not fit its track: LBNs low..high lie on sectors 2*low..low+high of spt");
     }
@@ -106,8 +106,7 @@ void Expander::Check() const {
   for (size_t i = 0; i < t_.indexes.size(); ++i) CheckIndex(i);
   if (t_.slips.empty()) Fail(t_.where, "'Slips' is empty; DiskSim needs one entry at least (0, 0 for none)");
   for (const Remap& r : t_.remaps) {
-    if (r.count < 1 || r.sectors_per_track < 1 || r.sector < 0 || r.sector + r.count > r.sectors_per_track ||
-        r.cylinder < 0 || r.cylinder >= cylinders_ || r.head < 0 || r.head >= surfaces_) {
+    if (r.sector + r.count > r.sectors_per_track || r.cylinder >= cylinders_ || r.head >= surfaces_) {
       Fail(r.where, "'Remaps' entry for LBN " + N(r.lbn) + ": " + N(r.count) + " sectors from cylinder " +
                         N(r.cylinder) + ", head " + N(r.head) + ", sector " + N(r.sector) +
                         " do not fit a track of " + N(r.sectors_per_track) + " on the disk");
@@ -120,15 +119,12 @@ void Expander::CheckIndex(size_t index) const {
   if (entries.empty()) Fail(t_.where, "'IDX' node " + N(static_cast<int64_t>(index)) + " has no entry");
   for (size_t j = 0; j < entries.size(); ++j) {
     const Entry& e = entries[j];
-    if (e.lbn < 0 || e.length < 1 || e.cylinders < 1 || e.run < 1) {
-      Fail(e.where, "'IDX' entry: the LBN must not be negative and the lengths and LBN run must be positive");
-    }
     const size_t children = e.child_is_track ? t_.tracks.size() : t_.indexes.size();
-    if (e.child < 0 || static_cast<size_t>(e.child) >= children) {
+    if (static_cast<size_t>(e.child) >= children) {
       Fail(e.where, "'IDX' entry: child " + N(e.child) + " is not one of the " +
                         N(static_cast<int64_t>(children)) + (e.child_is_track ? " TP entries" : " IDX nodes"));
     }
-    if (e.child_is_track && (e.head < 0 || e.head >= surfaces_)) {
+    if (e.child_is_track && e.head >= surfaces_) {
       Fail(e.where, "'IDX' entry: head " + N(e.head) + " is not one of the " + N(surfaces_) + " surfaces");
     }
     // The LBN look-up takes the first entry that holds an LBN: overlapping runs would
@@ -146,7 +142,6 @@ void Expander::LoadSlips() {
     if (!slips_.empty() && s.lbn <= slips_.back().lbn) {
       Fail(s.where, "'Slips' must list ascending positions; " + N(s.lbn) + " follows " + N(slips_.back().lbn));
     }
-    if (s.lbn < 0) Fail(s.where, "'Slips': a position must not be negative");
     slips_.push_back({s.lbn, total});
   }
   if (slips_.front().lbn > 0) slips_.insert(slips_.begin(), SlipTotal{0, 0});

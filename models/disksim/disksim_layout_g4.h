@@ -61,9 +61,11 @@ struct Tables {
   libparam::Location where;  // the dm_layout_g4 block
 };
 
-// The extents of LBNs 0 .. blocks-1 ("Block count"). Throws InputError at the entry
-// at fault if the tables are inconsistent or leave an LBN without a sector (DiskSim
-// would answer DM_NX for it, or abort).
+// The extents of LBNs 0 .. blocks-1 ("Block count"). REQUIRES: each field within the
+// range its reader checks (non-negative but for cylinders and runs and slip counts;
+// lengths, runs, spt and remap counts positive). Throws InputError at the entry at
+// fault if the tables are inconsistent or leave an LBN without a sector (DiskSim would
+// answer DM_NX for it, or abort).
 std::vector<HddExtent> Expand(const Tables& tables, int64_t blocks, int cylinders, int surfaces);
 
 }  // namespace ziosim::disksim_g4
