@@ -175,6 +175,7 @@ class BlockReader {
 // Finding the disk: topology -> instance names -> blocks.
 
 struct DriveBlocks {
+  std::string instance;  // the disk's name in the topology
   const Block* disk = nullptr;
   const Block* bus = nullptr;       // the bus the disk is attached to, if any
   std::vector<const Block*> host;   // driver and controllers on the way to the disk
@@ -236,6 +237,7 @@ DriveBlocks FindDrive(const libparam::ParamFile& spec, const std::string& parv_p
     }
   }
   DriveBlocks drive;
+  drive.instance = chosen->back()->name;
   for (const TopologyNode* node : *chosen) {
     const Block& block = ResolveInstance(spec, *node);
     if (node->type == "disksim_disk") {
@@ -765,6 +767,7 @@ DisksimImport ImportDisksimDrive(const std::string& spec_path) {
   const libparam::ParamFile spec = libparam::ParseFile(parv_path);
   DisksimImport result;
   const DriveBlocks drive = FindDrive(spec, parv_path, disk_name, &result.disks);
+  result.disk = drive.instance;
   for (const Block* block : drive.host) CheckHost(*block);
   IgnoredKeys ignored;
   result.params.name = drive.disk->name;

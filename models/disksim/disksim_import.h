@@ -26,8 +26,9 @@ struct DisksimImport {
   // One "file:line: key" per key present in the drive's blocks (disk, model, layout,
   // zones, mechanics, the disk's bus) that the model does not use, each key once.
   std::vector<std::string> ignored;
-  // The topology's disks as "disk0 (BLOCK), disk1 (BLOCK), ...", whichever was read.
+  // The topology's disks as "disk0 (BLOCK), disk1 (BLOCK), ...", and the one read.
   std::string disks;
+  std::string disk;
 };
 
 // Reads the drive described by the .parv file at `spec_path`: "FILE.parv#NAME" reads
