@@ -124,9 +124,12 @@ uint32_t HddExtentMap::Angle(const PhysicalAddress& a) const {
   return e.first_angle + static_cast<uint32_t>(a.sector - e.first_sector) * e.sector_angle;
 }
 
+// The nearest slot: DiskSim's sector width is 2^32 / spt rounded down, so whole-sector
+// angles fall a hair short of their slot's start (sector 40 of 100 at 0.39999999).
+// A start within half a slot of a turn is slot 0.
 int HddExtentMap::AngleSlot(const PhysicalAddress& a) const {
   const int64_t spt = SectorsPerTrack(a.cylinder);
-  return static_cast<int>(std::min<int64_t>((static_cast<int64_t>(Angle(a)) * spt) >> 32, spt - 1));
+  return static_cast<int>(((static_cast<int64_t>(Angle(a)) * spt + (int64_t{1} << 31)) >> 32) % spt);
 }
 
 double HddExtentMap::StartAngle(const PhysicalAddress& a) const { return Angle(a) / kRevolution; }

@@ -32,6 +32,7 @@ class HddExtentMap final : public HddMap {
   int64_t FirstLbnOnTrack(int64_t lbn) const override;
   // A cylinder without LBNs has the sectors per track of the nearest one before it.
   int SectorsPerTrack(int cylinder) const override;
+  // The slot nearest the sector's start (DiskSim's angles are 32-bit fractions).
   int AngleSlot(const PhysicalAddress& a) const override;
   double StartAngle(const PhysicalAddress& a) const override;
 

@@ -56,6 +56,15 @@ TEST(HddExtentMapTest, AnglesAndSectorsPerTrack) {
   EXPECT_DOUBLE_EQ(m.StartAngle({0, 0, 6}), 0.75);         // by its own extent: 5/8 + 1/8
   EXPECT_DOUBLE_EQ(m.StartAngle({0, 1, 7}), 0.25 + 7 / 8.0 - 1);  // wraps
   EXPECT_EQ(m.AngleSlot({0, 1, 7}), 1);
+  // Whole-sector angles built of 2^32/spt rounded down fall short of the slot's start.
+  HddLayout hundred;
+  hundred.surfaces = 1;
+  hundred.cylinders = 1;
+  hundred.extents = {Extent(0, 100, 0, 0, 0, 100, 0)};
+  const HddExtentMap h(hundred);
+  EXPECT_LT(h.StartAngle({0, 0, 40}), 0.4);
+  EXPECT_EQ(h.AngleSlot({0, 0, 40}), 40);
+  EXPECT_EQ(h.AngleSlot({0, 0, 99}), 99);
   EXPECT_DOUBLE_EQ(m.StartAngle({2, 0, 7}), 0);
   EXPECT_DOUBLE_EQ(m.StartAngle({3, 1, 0}), 0);            // no LBN there
   EXPECT_EQ(m.SectorsPerTrack(1), 8);                     // unmapped: the cylinder before
