@@ -23,6 +23,10 @@ HddExtentMap::HddExtentMap(const HddLayout& layout)
     : extents_(layout.extents), surfaces_(layout.surfaces), cylinders_(layout.cylinders) {
   if (extents_.empty()) throw InputError("HDD layout: no extents");
   if (surfaces_ <= 0 || cylinders_ <= 0) throw InputError("HDD layout: surfaces and cylinders must be positive");
+  if (static_cast<int64_t>(surfaces_) * cylinders_ > kMaxTracks) {
+    throw InputError("HDD layout: " + std::to_string(cylinders_) + " cylinders of " + std::to_string(surfaces_) +
+                     " surfaces exceed the 2^24 tracks an explicit layout may have");
+  }
   spt_by_cylinder_.assign(cylinders_, 0);
   for (size_t i = 0; i < extents_.size(); ++i) {
     const HddExtent& e = extents_[i];

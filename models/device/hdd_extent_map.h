@@ -17,6 +17,10 @@ namespace ziosim {
 
 class HddExtentMap final : public HddMap {
  public:
+  // The map keeps a table per cylinder and per track: 2^24 tracks is far beyond any
+  // drive of DiskSim's valid/ folder (11,474 cylinders at most, 20 surfaces or fewer).
+  static constexpr int64_t kMaxTracks = int64_t{1} << 24;
+
   // Throws InputError unless layout.extents cover LBNs 0.. without gaps, each within
   // its track and the layout's cylinders and surfaces.
   explicit HddExtentMap(const HddLayout& layout);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/device/hdd_extent_map.h"
 #include "sim/core/status.h"
 
 // The rules follow layout_g2.c and layout_g2_load.c of DiskSim 4.0.
@@ -186,6 +187,10 @@ std::vector<HddExtent> Expand(const std::string& path, const Location& named_at,
   // A track must lie within both the map file's disk and the model's.
   map.cylinders = std::min(map.cylinders, cylinders);
   map.heads = std::min(map.heads, surfaces);
+  if (int64_t{map.cylinders} * map.heads > HddExtentMap::kMaxTracks) {  // before the tables below
+    Fail(path, 3, N(map.cylinders) + " cylinders of " + N(map.heads) + " heads exceed the 2^24 tracks an explicit "
+                                                                          "layout may have");
+  }
   std::vector<int> zone_of(map.extents.size());
   for (size_t i = 0; i < map.extents.size(); ++i) {
     const Line& x = map.extents[i];

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "models/device/hdd_extent_map.h"
 #include "models/disksim/disksim_angle.h"
 #include "sim/core/status.h"
 
@@ -34,6 +35,8 @@ namespace {
 using libparam::Location;
 
 constexpr int kMaxIndexDepth = 14;  // G4_ALLOC_PATH (16) less the doubled root and the track
+// Track pattern instances kept: one per track of the disk is the rule.
+constexpr size_t kMaxLeaves = HddExtentMap::kMaxTracks;
 
 [[noreturn]] void Fail(const Location& where, const std::string& what) {
   throw InputError(where.file, where.line, what);
@@ -193,6 +196,7 @@ void Expander::Walk(size_t index, int64_t base_lbn, int64_t limit, int64_t base_
       const TrackPattern& tp = t_.tracks[e.child];
       const int64_t last = std::min(tp.high, child_limit - 1);
       if (last < tp.low) continue;
+      if (leaves_.size() == kMaxLeaves) Fail(e.where, "'IDX' repeats track patterns more than 2^24 times");
       leaves_.push_back({base_lbn + first + tp.low, last - tp.low + 1, cylinder, static_cast<int>(e.head),
                          2 * tp.low, static_cast<int>(tp.sectors_per_track), &e});
     }
