@@ -1,5 +1,6 @@
 // A rotating disk, modelled from its physics as DiskSim does: zoned layout with
-// skews and slips (HddGeometry), seek curve and head switch, a platter whose
+// skews and slips (HddMap: HddGeometry's zones, or HddExtentMap's extents), seek
+// curve and head switch, a platter whose
 // angle is a function of simulated time (so rotational latency is computed,
 // not drawn), media transfer by zone, bus transfer, firmware overheads that
 // depend on the previous command type, and a segmented cache with read-ahead
