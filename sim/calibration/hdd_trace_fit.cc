@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <optional>
+#include <memory>
 
 #include "models/catalog/hdd_from_datasheet.h"
 #include "models/device/hdd.h"
