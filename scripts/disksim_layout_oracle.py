@@ -19,6 +19,10 @@ DiskSim with the one-line wrap fix of scripts/disksim-oracle/sectpercyl_wrap_fix
 unfixed, DiskSim puts the last LBNs of a cylinder with k slips on the first k sectors
 of the next cylinder, over that cylinder's own first LBNs. Scheme 4 (slip to end) is
 mapped unfixed, where the wrap is what the scheme means.
+
+The same drive is also written as explicit layouts: g2 (a DIXtrac map file, g2.layout,
+and its zones) and two g4 variants (DiskSim's tables), mapped by dsmap up to the
+model's Block count.
 """
 import argparse
 import pathlib
