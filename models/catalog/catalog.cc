@@ -317,6 +317,11 @@ DriveSpec ImportDisksim(const std::string& path) {
   spec.name = fs::path(path).stem().string();
   spec.file = path;
   spec.description = "DiskSim drive " + path;
+  // A spec of several disks: which one, and which there are.
+  if (imported.disks.find(", ") != std::string::npos) {
+    spec.name += "#" + imported.disk;
+    spec.description += " (its disks: " + imported.disks + ")";
+  }
   if (!imported.ignored.empty()) {
     spec.description += " (" + std::to_string(imported.ignored.size()) + " parameters not modelled)";
   }

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/device/hdd_cache.h"
-#include "models/device/hdd_geometry.h"
+#include "models/device/hdd_map.h"
 #include "models/device/hdd_mechanism.h"
 
 namespace ziosim {
@@ -117,7 +117,7 @@ class HddDevice::Impl {
 
   HddDevice& dev_;
   const HddParams& p_;
-  const HddGeometry& geo_;
+  const HddMap& geo_;
   HddMechanism mech_;
   HddSegmentCache cache_;
   ReadAhead ra_;
@@ -613,7 +613,7 @@ int64_t HddDevice::Impl::EstimateAccessPs(const DeviceRequest& req, int64_t t) c
 HddDevice::HddDevice(Simulation* sim, std::string name, HddParams params, QueuePolicy policy)
     : Device(sim, std::move(name)), params_(std::move(params)), policy_(policy) {
   params_.Validate();
-  geometry_ = std::make_unique<HddGeometry>(params_.layout);
+  geometry_ = MakeHddMap(params_.layout);
   impl_ = std::make_unique<Impl>(*this);
 }
 

@@ -1,5 +1,6 @@
 // A rotating disk, modelled from its physics as DiskSim does: zoned layout with
-// skews and slips (HddGeometry), seek curve and head switch, a platter whose
+// skews and slips (HddMap: HddGeometry's zones, or HddExtentMap's extents), seek
+// curve and head switch, a platter whose
 // angle is a function of simulated time (so rotational latency is computed,
 // not drawn), media transfer by zone, bus transfer, firmware overheads that
 // depend on the previous command type, and a segmented cache with read-ahead
@@ -32,7 +33,7 @@ struct HddBreakdown {
   int cylinder = 0, head = 0, sector = 0;  // physical address of the first block
 };
 
-class HddGeometry;
+class HddMap;
 class HddCacheState;
 
 class HddDevice : public Device {
@@ -51,7 +52,7 @@ class HddDevice : public Device {
   void OnEvent(uint32_t kind, uint64_t arg) override;
 
   const HddParams& params() const { return params_; }
-  const HddGeometry& geometry() const { return *geometry_; }
+  const HddMap& geometry() const { return *geometry_; }
   const HddBreakdown& last_breakdown() const { return last_; }
 
  private:
@@ -60,7 +61,7 @@ class HddDevice : public Device {
 
   HddParams params_;
   QueuePolicy policy_;
-  std::unique_ptr<HddGeometry> geometry_;
+  std::unique_ptr<HddMap> geometry_;
   std::unique_ptr<Impl> impl_;
   HddBreakdown last_;
   int in_device_ = 0;

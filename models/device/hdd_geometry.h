@@ -13,49 +13,36 @@
 #include <utility>
 #include <vector>
 
+#include "models/device/hdd_map.h"
 #include "models/device/hdd_params.h"
 
 namespace ziosim {
 
-struct PhysicalAddress {
-  int cylinder = 0;
-  int head = 0;
-  int sector = 0;  // physical sector index on the track, 0 .. spt-1
-  bool operator==(const PhysicalAddress&) const = default;
-};
-
-// A stretch of consecutive LBNs that sit on one track, in rotational order.
-struct TrackRun {
-  PhysicalAddress start;      // physical address of the first LBN of the run
-  int64_t blocks = 0;         // LBNs in the run
-  int64_t physical_span = 0;  // physical sectors the head passes over (>= blocks: slips inside)
-};
-
-class HddGeometry {
+class HddGeometry final : public HddMap {
  public:
   // Throws InputError if the layout is inconsistent or names an unknown scheme.
   explicit HddGeometry(const HddLayout& layout);
 
-  int64_t total_blocks() const { return total_blocks_; }
-  int surfaces() const { return surfaces_; }
-  int cylinders() const { return cylinders_; }
+  int64_t total_blocks() const override { return total_blocks_; }
+  int surfaces() const override { return surfaces_; }
+  int cylinders() const override { return cylinders_; }
 
   // REQUIRES: 0 <= lbn < total_blocks().
-  PhysicalAddress Map(int64_t lbn) const;
+  PhysicalAddress Map(int64_t lbn) const override;
   // The run of LBNs starting at `lbn` that stays on lbn's track, at most `max_blocks` long.
   // REQUIRES: 0 <= lbn. The run is empty if max_blocks <= 0 or lbn >= total_blocks().
-  TrackRun RunOnTrack(int64_t lbn, int64_t max_blocks) const;
+  TrackRun RunOnTrack(int64_t lbn, int64_t max_blocks) const override;
 
   // The first LBN on lbn's track (its zone's first LBN at most).
   // REQUIRES: 0 <= lbn < total_blocks().
-  int64_t FirstLbnOnTrack(int64_t lbn) const;
+  int64_t FirstLbnOnTrack(int64_t lbn) const override;
 
-  int SectorsPerTrack(int cylinder) const;
+  int SectorsPerTrack(int cylinder) const override;
   // Index (0 .. spt-1) of the angular slot where physical sector `a` starts; slot k
   // spans [k/spt, (k+1)/spt) of a revolution, angle 0 being the platter's index mark.
-  int AngleSlot(const PhysicalAddress& a) const;
+  int AngleSlot(const PhysicalAddress& a) const override;
   // The same as a fraction of a revolution in [0, 1), including a fractional zone offset.
-  double StartAngle(const PhysicalAddress& a) const;
+  double StartAngle(const PhysicalAddress& a) const override;
 
  private:
   // How a scheme places LBNs around its spares and slips.

@@ -5,7 +5,7 @@
 
 namespace ziosim {
 
-HddMechanism::HddMechanism(const HddMechanics& mech, const HddGeometry& geometry)
+HddMechanism::HddMechanism(const HddMechanics& mech, const HddMap& geometry)
     : geometry_(geometry),
       seek_(mech.seek, geometry.cylinders()),
       period_ps_(std::llround(60e12 / mech.rpm)),

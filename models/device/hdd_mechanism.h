@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "models/device/hdd_geometry.h"
+#include "models/device/hdd_map.h"
 #include "models/device/hdd_params.h"
 #include "models/device/hdd_seek.h"
 
@@ -17,12 +17,12 @@ namespace ziosim {
 
 class HddMechanism {
  public:
-  HddMechanism(const HddMechanics& mech, const HddGeometry& geometry);
+  HddMechanism(const HddMechanics& mech, const HddMap& geometry);
 
   int64_t period_ps() const { return period_ps_; }
   int cylinder() const { return cylinder_; }
   int head() const { return head_; }
-  const HddGeometry& geometry() const { return geometry_; }
+  const HddMap& geometry() const { return geometry_; }
 
   // Time to move from the current position to `to`: the seek, or the head switch if
   // that is longer, plus the write settle for writes (never negative in total).
@@ -37,7 +37,7 @@ class HddMechanism {
   int64_t SeekPs(int64_t distance) const { return seek_.SeekPs(distance); }
 
  private:
-  const HddGeometry& geometry_;
+  const HddMap& geometry_;
   HddSeek seek_;
   int64_t period_ps_;
   int64_t head_switch_ps_;

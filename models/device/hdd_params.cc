@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "models/device/hdd_geometry.h"
+#include "models/device/hdd_map.h"
 #include "sim/core/status.h"
 
 namespace ziosim {
@@ -59,9 +59,10 @@ void CheckCache(const HddCache& cache, const std::string& who) {
 void HddParams::Validate() const {
   const std::string who = !source.empty() ? source : !name.empty() ? name : "HDD parameters";
   // The geometry checks the layout: zones present and in order within the cylinders,
-  // positive sectors per track and surfaces, a supported sparing scheme, sane slips.
+  // positive sectors per track and surfaces, a supported sparing scheme, sane slips;
+  // or extents that cover the LBNs.
   try {
-    HddGeometry geometry(layout);
+    MakeHddMap(layout);
   } catch (const InputError& e) {
     Fail(who, e.what());
   }

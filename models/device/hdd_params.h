@@ -59,9 +59,27 @@ enum class TrackOrder : int {
   kSerpentine = 2,         // head order reversed on odd cylinders (absolute numbers)
 };
 
+// A run of LBNs on consecutive sectors of one track, as an explicit layout lists it
+// (DiskSim's dm_layout_g2 map file, or its g4 tables expanded).
+struct HddExtent {
+  int64_t first_lbn = 0;
+  int64_t blocks = 0;
+  int cylinder = 0;
+  int head = 0;
+  int first_sector = 0;
+  int sectors_per_track = 0;
+  // Where the first sector starts and how wide a sector is, in 2^-32 revolutions
+  // (DiskSim's dm_angle_t, whose wrap-around the sums here keep).
+  uint32_t first_angle = 0;
+  uint32_t sector_angle = 0;
+};
+
 struct HddLayout {
   int surfaces = 0;   // data heads = tracks per cylinder
   int cylinders = 0;
+  // An explicit layout, by LBN from 0 with no gap; when it is not empty it replaces
+  // the zones, the sparing scheme and the track order.
+  std::vector<HddExtent> extents;
   TrackOrder track_order = TrackOrder::kConventional;
   SparingScheme sparing = SparingScheme::kNone;
   int range_size_cylinders = 1;  // for kPerRange

@@ -11,7 +11,11 @@
 #include <tuple>
 #include <utility>
 
+#include "models/device/hdd_extent_map.h"
 #include "models/device/hdd_geometry.h"
+#include "models/disksim/disksim_angle.h"
+#include "models/disksim/disksim_layout_g2.h"
+#include "models/disksim/disksim_layout_g4.h"
 #include "models/disksim/libparam.h"
 #include "sim/core/status.h"
 
@@ -64,6 +68,15 @@ int64_t IntegerOf(const Value& v, const std::string& what) {
   return static_cast<int64_t>(number);
 }
 
+// An integer within min..max.
+int64_t IntegerIn(const Value& v, const std::string& what, int64_t min, int64_t max) {
+  const int64_t i = IntegerOf(v, what);
+  if (i < min || i > max) {
+    Fail(v.where, what + " = " + std::to_string(i) + " is outside " + std::to_string(min) + ".." + std::to_string(max));
+  }
+  return i;
+}
+
 // Collects keys that no reader used, as "file:line: key", each key once.
 class IgnoredKeys {
  public:
@@ -108,13 +121,7 @@ class BlockReader {
   }
 
   int64_t Integer(const std::string& key, int64_t min, int64_t max = INT_MAX) {
-    const Param& p = Required(key);
-    const int64_t v = IntegerOf(p.value, Quote(key));
-    if (v < min || v > max) {
-      Fail(p.value.where, Quote(key) + " = " + std::to_string(v) + " is outside " + std::to_string(min) + ".." +
-                              std::to_string(max));
-    }
-    return v;
+    return IntegerIn(Required(key).value, Quote(key), min, max);
   }
 
   int Int(const std::string& key, int min, int max = INT_MAX) { return static_cast<int>(Integer(key, min, max)); }
@@ -168,6 +175,7 @@ class BlockReader {
 // Finding the disk: topology -> instance names -> blocks.
 
 struct DriveBlocks {
+  std::string instance;  // the disk's name in the topology
   const Block* disk = nullptr;
   const Block* bus = nullptr;       // the bus the disk is attached to, if any
   std::vector<const Block*> host;   // driver and controllers on the way to the disk
@@ -197,26 +205,40 @@ const Block& ResolveInstance(const libparam::ParamFile& spec, const TopologyNode
   Fail(node.where, "topology component " + Quote(node.name) + " is never instantiated");
 }
 
-DriveBlocks FindDrive(const libparam::ParamFile& spec, const std::string& parv_path) {
+// "disk0 (HP_C3323A), disk1 (...)": the topology's disks and the blocks they instantiate.
+std::string ListDisks(const libparam::ParamFile& spec, const std::vector<std::vector<const TopologyNode*>>& disks) {
+  std::string list;
+  for (const auto& path : disks) {
+    if (!list.empty()) list += ", ";
+    list += path.back()->name + " (" + ResolveInstance(spec, *path.back()).name + ")";
+  }
+  return list;
+}
+
+// The disk called `disk_name`, or DiskSim's device 0 (the topology's first disk) when
+// the name is empty; a spec may hold disks of several kinds.
+DriveBlocks FindDrive(const libparam::ParamFile& spec, const std::string& parv_path, const std::string& disk_name,
+                      std::string* disk_list) {
   if (spec.topologies.empty()) throw InputError(parv_path + ": no topology, so no disk to import");
   if (spec.topologies.size() > 1) Fail(spec.topologies[1].where, "a second topology; only one disk is supported");
   std::vector<const TopologyNode*> path;
   std::vector<std::vector<const TopologyNode*>> disks;
   CollectDisks(spec.topologies[0], &path, &disks);
-  if (disks.empty()) Fail(spec.topologies[0].where, "the topology has no disksim_disk");
-  // Several disks import as one drive when they are all instances of the same disk
-  // block (an array of one model); the first one's path gives the bus and host.
-  for (const auto& other : disks) {
-    const Block& a = ResolveInstance(spec, *disks[0].back());
-    const Block& b = ResolveInstance(spec, *other.back());
-    if (&a != &b) {
-      Fail(other.back()->where, "the topology's disks are of more than one kind (" + Quote(disks[0].back()->name) +
-                                    " is " + Quote(a.name) + ", " + Quote(other.back()->name) + " is " +
-                                    Quote(b.name) + "); a drive is one kind of disk");
+  if (disks.empty()) {
+    Fail(spec.topologies[0].where,
+         "the topology has no disksim_disk; MEMS devices and simple disks are not HDDs, the only disks ziosim models");
+  }
+  *disk_list = ListDisks(spec, disks);
+  auto chosen = disks.begin();
+  if (!disk_name.empty()) {
+    chosen = std::find_if(disks.begin(), disks.end(), [&](const auto& p) { return p.back()->name == disk_name; });
+    if (chosen == disks.end()) {
+      throw InputError(parv_path + ": no disk " + Quote(disk_name) + " in its topology; its disks: " + *disk_list);
     }
   }
   DriveBlocks drive;
-  for (const TopologyNode* node : disks[0]) {
+  drive.instance = chosen->back()->name;
+  for (const TopologyNode* node : *chosen) {
     const Block& block = ResolveInstance(spec, *node);
     if (node->type == "disksim_disk") {
       drive.disk = &block;
@@ -436,6 +458,145 @@ void ReadLayout(const Block& block, HddLayout* layout, IgnoredKeys* ignored) {
   }
 }
 
+// A file named by a key, relative to the file that names it (DiskSim's lp_cwd).
+std::string PathOf(const Value& v, const std::string& key) {
+  if (v.kind != Value::Kind::kWord && v.kind != Value::Kind::kNumber) Fail(v.where, Quote(key) + " must be a file name");
+  std::filesystem::path path(v.text);
+  if (path.is_relative()) path = std::filesystem::path(v.where.file).parent_path() / path;
+  return path.string();
+}
+
+// A g2 zone's skew keys in sectors or revolutions. DiskSim loads a block's keys in
+// the order written and the skews do not depend on "Skew units", so the units apply
+// to the skews written after them only.
+uint32_t G2Skew(BlockReader& r, const std::string& key, uint32_t sector_width) {
+  const Param* p = r.Optional(key);  // optional, default 0
+  if (p == nullptr) return 0;
+  const double given = NumberOf(p->value, Quote(key));
+  const Param* units = r.Optional("Skew units");
+  if (units != nullptr && units < p && SkewsInRevolutions(r, false)) {
+    if (!(given >= 0) || given >= INT_MAX) Fail(p->value.where, Quote(key) + " must be a non-negative number of revolutions");
+    return DisksimAngle(given);
+  }
+  if (!(std::fabs(given) < INT_MAX)) Fail(p->value.where, Quote(key) + " is out of range");
+  return static_cast<uint32_t>(static_cast<int64_t>(given)) * sector_width;  // (int)d * width, wrapping
+}
+
+disksim_g2::Zone ReadG2Zone(const Block& block, IgnoredKeys* ignored) {
+  BlockReader r(block, ignored);
+  disksim_g2::Zone zone;
+  zone.where = block.where;
+  zone.first_cylinder = r.Int("First cylinder number", 0);
+  zone.last_cylinder = r.Int("Last cylinder number", 0);
+  zone.first_lbn = r.Int("First LBN", 0);
+  zone.last_lbn = r.Int("Last LBN", 0);
+  zone.sectors_per_track = r.Int("Blocks per track", 1);
+  SkewsInRevolutions(r, false);  // checks the word
+  const uint32_t width = disksim_g2::SectorWidth(zone.sectors_per_track);
+  zone.zone_skew = G2Skew(r, "Zone Skew", width);
+  zone.track_skew = G2Skew(r, "Skew for track switch", width);
+  zone.cylinder_skew = G2Skew(r, "Skew for cylinder switch", width);
+  r.Finish();
+  return zone;
+}
+
+void ReadLayoutG2(const Block& block, int64_t blocks, HddLayout* layout, IgnoredKeys* ignored) {
+  BlockReader r(block, ignored);
+  const Value& file = r.Required("Layout Map File").value;
+  std::vector<disksim_g2::Zone> zones;
+  for (const Value& v : r.List("Zones")) {
+    if (v.kind != Value::Kind::kBlock || v.block->type != "dm_layout_g2_zone") {
+      Fail(v.where, "'Zones' must list dm_layout_g2_zone blocks, found " + Describe(v));
+    }
+    zones.push_back(ReadG2Zone(*v.block, ignored));
+  }
+  if (zones.empty()) Fail(r.Required("Zones").value.where, "'Zones' lists no zone");
+  layout->extents = disksim_g2::Expand(PathOf(file, "Layout Map File"), file.where, zones, blocks, layout->cylinders,
+                                       layout->surfaces);
+  r.Finish();
+}
+
+// The items of a g4 table key, `fields` to an entry (DiskSim drops a partial last entry).
+const std::vector<Value>& G4Table(BlockReader& r, const std::string& key, size_t fields) {
+  const std::vector<Value>& items = r.List(key);
+  if (items.size() % fields != 0) {
+    Fail(r.Required(key).value.where, Quote(key) + " must list entries of " + std::to_string(fields) + " numbers");
+  }
+  return items;
+}
+
+// One IDX node: entries of lbn, cyl, off, len, cyllen, alen, runlen, cylrunlen,
+// TRACK or IDX, child and, for TRACK, head (layout_g4_load.c's g4_load_idx).
+std::vector<disksim_g4::Entry> ReadG4Index(const Value& node) {
+  if (node.kind != Value::Kind::kList) Fail(node.where, "each 'IDX' node must be a list [ ... ]");
+  const std::vector<Value>& v = node.items;
+  std::vector<disksim_g4::Entry> entries;
+  constexpr size_t kFields = 10;  // without the head
+  for (size_t i = 0; i < v.size();) {
+    if (v.size() - i < kFields) Fail(v[i].where, "an 'IDX' entry needs 10 fields (11 for a TRACK child)");
+    disksim_g4::Entry e;
+    e.where = v[i].where;
+    auto angle = [&](const Value& x) {
+      const double a = NumberOf(x, "an 'IDX' angle");
+      if (!(a >= 0) || a >= INT_MAX) Fail(x.where, "an 'IDX' angle must be a non-negative number of revolutions");
+      return a;
+    };
+    e.lbn = IntegerIn(v[i], "an 'IDX' LBN", 0, INT_MAX);
+    e.cylinder = IntegerIn(v[i + 1], "an 'IDX' cylinder", INT_MIN, INT_MAX);
+    e.offset = angle(v[i + 2]);
+    e.length = IntegerIn(v[i + 3], "an 'IDX' length", 1, INT_MAX);
+    e.cylinders = IntegerIn(v[i + 4], "an 'IDX' cylinder length", 1, INT_MAX);
+    e.angle_step = angle(v[i + 5]);
+    e.run = IntegerIn(v[i + 6], "an 'IDX' run length", 1, INT_MAX);
+    e.cylinder_run = IntegerIn(v[i + 7], "an 'IDX' cylinder run length", INT_MIN + 1, INT_MAX);
+    const Value& type = v[i + 8];
+    e.child_is_track = type.kind == Value::Kind::kWord && type.text == "TRACK";
+    if (!e.child_is_track && !(type.kind == Value::Kind::kWord && type.text == "IDX")) {
+      Fail(type.where, "an 'IDX' child type must be TRACK or IDX, found " + Describe(type));
+    }
+    e.child = IntegerIn(v[i + 9], "an 'IDX' child", 0, INT_MAX);
+    i += kFields;
+    if (e.child_is_track) {
+      if (i == v.size()) Fail(type.where, "a TRACK child needs a head after its index");
+      e.head = IntegerIn(v[i++], "an 'IDX' head", 0, INT_MAX);
+    }
+    entries.push_back(e);
+  }
+  return entries;
+}
+
+void ReadLayoutG4(const Block& block, int64_t blocks, HddLayout* layout, IgnoredKeys* ignored) {
+  BlockReader r(block, ignored);
+  disksim_g4::Tables t;
+  t.where = block.where;
+  const std::vector<Value>& tp = G4Table(r, "TP", 3);
+  for (size_t i = 0; i < tp.size(); i += 3) {
+    t.tracks.push_back({IntegerIn(tp[i], "a 'TP' low sector", 0, INT_MAX),
+                        IntegerIn(tp[i + 1], "a 'TP' high sector", 0, INT_MAX),
+                        IntegerIn(tp[i + 2], "a 'TP' sectors per track", 1, INT_MAX), tp[i].where});
+  }
+  for (const Value& node : r.List("IDX")) t.indexes.push_back(ReadG4Index(node));
+  const std::vector<Value>& slips = G4Table(r, "Slips", 2);
+  for (size_t i = 0; i < slips.size(); i += 2) {
+    t.slips.push_back({IntegerIn(slips[i], "a slip's position", 0, INT_MAX),
+                       IntegerIn(slips[i + 1], "a slip's count", INT_MIN + 1, INT_MAX), slips[i].where});
+  }
+  const std::vector<Value>& remaps = G4Table(r, "Remaps", 6);
+  for (size_t i = 0; i < remaps.size(); i += 6) {
+    disksim_g4::Remap m;
+    m.lbn = IntegerIn(remaps[i], "a remap's LBN", 0, INT_MAX);
+    m.count = IntegerIn(remaps[i + 1], "a remap's count", 1, INT_MAX);
+    m.cylinder = IntegerIn(remaps[i + 2], "a remap's cylinder", 0, INT_MAX);
+    m.head = IntegerIn(remaps[i + 3], "a remap's head", 0, INT_MAX);
+    m.sector = IntegerIn(remaps[i + 4], "a remap's sector", 0, INT_MAX);
+    m.sectors_per_track = IntegerIn(remaps[i + 5], "a remap's sectors per track", 1, INT_MAX);
+    m.where = remaps[i].where;
+    t.remaps.push_back(m);
+  }
+  r.Finish();
+  layout->extents = disksim_g4::Expand(t, blocks, layout->cylinders, layout->surfaces);
+}
+
 // A number in a seek-curve row, the whole field (blanks around it allowed).
 bool ParseField(std::string field, double* out) {
   const size_t first = field.find_first_not_of(" \t\r");
@@ -470,11 +631,7 @@ std::pair<int, SimTime> ParseSeekRow(const std::string& line, const std::string&
 // DiskSim's measured seek curve: "Seek distances measured: N", then N rows, by
 // increasing distance. The file is named relative to the file that names it.
 std::vector<std::pair<int, SimTime>> ReadSeekCurve(const Param& p) {
-  if (p.value.kind != Value::Kind::kWord && p.value.kind != Value::Kind::kNumber) {
-    Fail(p.value.where, "'Full seek curve' must be a file name");
-  }
-  std::filesystem::path path(p.value.text);
-  if (path.is_relative()) path = std::filesystem::path(p.value.where.file).parent_path() / path;
+  const std::filesystem::path path = PathOf(p.value, p.key);
   std::ifstream in(path);
   std::error_code error;
   if (!in || !std::filesystem::is_regular_file(path, error)) {
@@ -562,9 +719,26 @@ void ReadModel(const Block& model, HddParams* params, IgnoredKeys* ignored) {
   BlockReader r(model, ignored);
   params->layout.surfaces = r.Int("Number of data surfaces", 1);
   params->layout.cylinders = r.Int("Number of cylinders", 1);
-  ReadLayout(r.SubBlock("Layout Model", "dm_layout_g1"), &params->layout, ignored);
+  const Param& layout = r.Required("Layout Model");
+  const std::string type = layout.value.kind == Value::Kind::kBlock ? layout.value.block->type : "";
+  if (type == "dm_layout_g2" || type == "dm_layout_g4") {
+    // These layouts map the LBNs below "Block count" (dm_sectors); g1 computes its own.
+    const int64_t blocks = r.Integer("Block count", 1);
+    try {
+      (type == "dm_layout_g2" ? ReadLayoutG2 : ReadLayoutG4)(*layout.value.block, blocks, &params->layout, ignored);
+      HddExtentMap check(params->layout);
+    } catch (const InputError& e) {
+      if (std::string(e.what()).rfind("HDD layout", 0) == 0) Fail(layout.value.block->where, e.what());
+      throw;
+    }
+  } else if (type != "dm_layout_g1") {
+    Fail(layout.value.where, "'Layout Model' is " + Describe(layout.value) +
+                                 "; dm_layout_g1, dm_layout_g2 and dm_layout_g4 are supported");
+  } else {
+    ReadLayout(*layout.value.block, &params->layout, ignored);
+  }
   ReadMechanics(r.SubBlock("Mechanical Model", "dm_mech_g1"), &params->mechanics, ignored);
-  r.Finish();  // "Block count" is recomputed from the zones, as DiskSim does
+  r.Finish();  // a g1 layout recomputes "Block count" from its zones, as DiskSim does
 }
 
 void ReadDisk(const Block& disk, const BusTimesMs& bus, HddParams* params, IgnoredKeys* ignored) {
@@ -580,12 +754,22 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, HddParams* params, Ignor
 
 }  // namespace
 
-DisksimImport ImportDisksimDrive(const std::string& parv_path) {
+DisksimImport ImportDisksimDrive(const std::string& spec_path) {
+  // "FILE.parv#disk2" names a disk of the topology, unless a file has that whole name.
+  std::string parv_path = spec_path, disk_name;
+  const size_t hash = spec_path.rfind('#');
+  std::error_code error;
+  if (hash != std::string::npos && !std::filesystem::exists(spec_path, error)) {
+    parv_path = spec_path.substr(0, hash);
+    disk_name = spec_path.substr(hash + 1);
+    if (disk_name.empty()) throw InputError(spec_path + ": no disk name after '#'");
+  }
   const libparam::ParamFile spec = libparam::ParseFile(parv_path);
-  const DriveBlocks drive = FindDrive(spec, parv_path);
+  DisksimImport result;
+  const DriveBlocks drive = FindDrive(spec, parv_path, disk_name, &result.disks);
+  result.disk = drive.instance;
   for (const Block* block : drive.host) CheckHost(*block);
   IgnoredKeys ignored;
-  DisksimImport result;
   result.params.name = drive.disk->name;
   result.params.source = parv_path;
   ReadDisk(*drive.disk, ReadBus(drive.bus, &ignored), &result.params, &ignored);

@@ -1,16 +1,16 @@
 // Turns a DiskSim 4.0 drive description into HddParams. Starting from a .parv
-// file, it follows the topology to the single disk, the disk's block (usually
+// file, it follows the topology to one disk, the disk's block (usually
 // from a sourced .diskspecs file), the dm_disk model it sources (layout and
 // mechanics) and the model's seek-curve file, and maps every key the HDD model
 // uses as DiskSim 4.0 interprets it (see the DiskSim glossary).
 //
 // Nothing is dropped silently. Keys that only print statistics, or that DiskSim
-// 4.0 reads without effect, are listed in `ignored`. Every LBN-to-PBN mapping and
-// sparing scheme is read. Features the model lacks (sneaky hits, preseeking, write
+// 4.0 reads without effect, are listed in `ignored`. Layouts dm_layout_g1 (every
+// LBN-to-PBN mapping and sparing scheme), g2 (a DIXtrac map file) and g4 (DIXtrac's
+// tables) are read. Features the model lacks (sneaky hits, preseeking, write
 // prebuffering, ...) are accepted at the value the model implicitly has, and listed
-// in `ignored`; any other value is refused. Several disks, or a missing, non-numeric
-// or out-of-range key needed by the model are InputErrors that name the file, line
-// and key.
+// in `ignored`; any other value is refused. A missing, non-numeric or out-of-range
+// key needed by the model is an InputError that names the file, line and key.
 #ifndef ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_
 #define ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_
 
@@ -26,11 +26,17 @@ struct DisksimImport {
   // One "file:line: key" per key present in the drive's blocks (disk, model, layout,
   // zones, mechanics, the disk's bus) that the model does not use, each key once.
   std::vector<std::string> ignored;
+  // The topology's disks as "disk0 (BLOCK), disk1 (BLOCK), ...", and the one read.
+  std::string disks;
+  std::string disk;
 };
 
-// Reads the drive described by the .parv file at `parv_path`. The result has been
-// checked with HddParams::Validate(). Throws InputError.
-DisksimImport ImportDisksimDrive(const std::string& parv_path);
+// Reads the drive described by the .parv file at `spec_path`: "FILE.parv#NAME" reads
+// the disk instance NAME of its topology (a spec may hold disks of several kinds),
+// plain "FILE.parv" DiskSim's device 0, the topology's first disk. The result has
+// been checked with HddParams::Validate(). Throws InputError; a NAME that is not one
+// of the topology's disks gives a one-line error that lists them.
+DisksimImport ImportDisksimDrive(const std::string& spec_path);
 
 }  // namespace ziosim
 

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <optional>
+#include <memory>
 
 #include "models/catalog/hdd_from_datasheet.h"
 #include "models/device/hdd.h"
-#include "models/device/hdd_geometry.h"
+#include "models/device/hdd_map.h"
 #include "sim/calibration/drive_toml.h"
 #include "sim/calibration/least_squares.h"
 #include "sim/core/status.h"
@@ -109,7 +109,7 @@ EnvelopeFit FitLowerEnvelope(const std::vector<double>& blocks, const std::vecto
 class Positions {
  public:
   explicit Positions(int64_t total_blocks) : total_blocks_(total_blocks) {}
-  explicit Positions(const HddLayout& layout) : geometry_(std::in_place, layout) {}
+  explicit Positions(const HddLayout& layout) : geometry_(MakeHddMap(layout)) {}
   double Of(int64_t lbn) const {
     if (!geometry_) return static_cast<double>(lbn) / static_cast<double>(total_blocks_);
     const int64_t clamped = std::clamp<int64_t>(lbn, 0, geometry_->total_blocks() - 1);
@@ -118,7 +118,7 @@ class Positions {
 
  private:
   int64_t total_blocks_ = 0;
-  std::optional<HddGeometry> geometry_;
+  std::unique_ptr<HddMap> geometry_;
 };
 
 struct MissFit {

@@ -15,6 +15,9 @@ REPO = Path(__file__).resolve().parents[2]
 GENERIC_HDD = (REPO / "models" / "catalog" / "generic-7200-hdd.toml").read_text()
 ONE_DISK = "wd-re4-1tb"
 MIRROR = "mirror 2xwd-re4-1tb"
+# A one-file DiskSim spec with a dm_layout_g4 layout (the importer's fuzz seed); written as drive.toml,
+# a name the importer does not mind.
+G4_SPEC = (REPO / "fuzz" / "corpus" / "disksim_import" / "one_file_g4.disksim").read_text()
 
 
 def drive_file(tmp_path: Path, text: str | bytes) -> str:
@@ -75,6 +78,12 @@ CASES = [
     ("bad tunable value", lambda t: ziosim.readers(ONE_DISK, readers=1, tunables={"zfs_arc_max": "12q"}),
      'tunables: zfs_arc_max: "12q" is not a size: expected a number and an optional unit: K, M, G, T or KiB ... TiB (2^10 steps), KB ... TB (10^3 steps)'),
     ("missing file", lambda t: ziosim.drive_values(str(t / "absent.toml")), "{dir}/absent.toml: cannot open drive file"),
+    ("DiskSim g4 table of the wrong shape",
+     lambda t: ziosim.disk_bench("disksim:" + drive_file(t, G4_SPEC.replace("Slips = [ 100, 1, 250, 2 ]",
+                                                                             "Slips = [ 100, 1, 250 ]")), count=10),
+     "{path}:" + str(line_of(G4_SPEC, "Slips =")) + ": 'Slips' must list entries of 2 numbers"),
+    ("DiskSim disk not in the spec", lambda t: ziosim.disk_bench("disksim:" + drive_file(t, G4_SPEC) + "#disk7", count=10),
+     "{path}: no disk 'disk7' in its topology; its disks: disk0 (D)"),
 ]
 
 

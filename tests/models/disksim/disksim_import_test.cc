@@ -330,14 +330,15 @@ class SyntheticDrive {
 
   std::string Path(const std::string& file) const { return (dir_ / file).string(); }
 
-  DisksimImport Import() {
+  // `disk`: "" for the spec's default disk, or "#NAME".
+  DisksimImport Import(const std::string& disk = "") {
     for (const auto& [name, text] : files_) std::ofstream(dir_ / name, std::ios::binary) << text;
-    return ImportDisksimDrive(Path("t.parv"));
+    return ImportDisksimDrive(Path("t.parv") + disk);
   }
 
-  std::string ErrorOfImport() {
+  std::string ErrorOfImport(const std::string& disk = "") {
     try {
-      Import();
+      Import(disk);
     } catch (const InputError& e) {
       return e.what();
     }
@@ -513,19 +514,6 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
               drive.Where("t.model", "LBN-to-PBN") + ": 'LBN-to-PBN mapping scheme' = 3 is outside 0..2");
   }
   {
-    // Two instances of one disk block are one kind of drive; two kinds are refused.
-    SyntheticDrive drive;
-    drive.Replace("t.parv", "instantiate [ disk0 ]", "instantiate [ disk0 .. disk1 ]");
-    drive.Replace("t.parv", "disksim_disk disk0 []", "disksim_disk disk0 [],\n            disksim_disk disk1 []");
-    EXPECT_EQ(drive.Import().params.name, "D");
-    drive.Replace("t.parv", "instantiate [ disk0 .. disk1 ] as D", "instantiate [ disk0 ] as D\ninstantiate [ disk1 ] as E");
-    drive.Replace("t.diskspecs", "disksim_disk D {", "disksim_disk E { Model = source t.model }\ndisksim_disk D {");
-    EXPECT_EQ(drive.ErrorOfImport(),
-              drive.Where("t.parv", "disk1 []") +
-                  ": the topology's disks are of more than one kind ('disk0' is 'D', 'disk1' is 'E'); a drive is one "
-                  "kind of disk");
-  }
-  {
     SyntheticDrive drive;
     drive.Replace("t.diskspecs", "Never disconnect = 0", "Never disconnect = 2");
     EXPECT_EQ(drive.ErrorOfImport(),
@@ -554,6 +542,158 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
     EXPECT_EQ(drive.ErrorOfImport(),
               drive.Where("t.model", "Seek type") +
                   ": seek type 'spline' does not exist (extracted, hpl, hplplus10, linear, curve, constant)");
+  }
+}
+
+// A spec may hold disks of several kinds (DiskSim's 3disks.parv): "#NAME" picks one,
+// and DiskSim's device 0, the topology's first disk, is the default.
+TEST(DisksimImportTest, NamesOneDiskOfSeveralKinds) {
+  SyntheticDrive drive;
+  drive.Replace("t.parv", "instantiate [ disk0 ] as D", "instantiate [ disk0 ] as D\ninstantiate [ disk1 ] as E");
+  drive.Replace("t.parv", "disksim_disk disk0 []", "disksim_disk disk0 [],\n            disksim_disk disk1 []");
+  std::string e(kDiskspecs);
+  e.replace(e.find("disksim_disk D {"), 16, "disksim_disk E {");
+  e.replace(e.find("Max queue length = "), 20, "Max queue length = 7");  // D has 4
+  drive.Replace("t.diskspecs", "disksim_disk D {", e + "\ndisksim_disk D {");
+  const DisksimImport first = drive.Import();
+  EXPECT_EQ(first.params.name, "D");
+  EXPECT_EQ(first.disks, "disk0 (D), disk1 (E)");
+  EXPECT_EQ(drive.Import("#disk1").params.name, "E");
+  EXPECT_NE(drive.Import("#disk1").params.queue_depth, first.params.queue_depth);
+  EXPECT_EQ(drive.Import("#disk0").params.name, "D");
+  EXPECT_EQ(drive.ErrorOfImport("#disk2"),
+            drive.Path("t.parv") + ": no disk 'disk2' in its topology; its disks: disk0 (D), disk1 (E)");
+  EXPECT_EQ(drive.ErrorOfImport("#"), drive.Path("t.parv") + "#: no disk name after '#'");
+  SyntheticDrive mems;
+  mems.Replace("t.parv", "disksim_disk disk0 []", "memsmodel_mems mems0 []");
+  EXPECT_EQ(mems.ErrorOfImport(), mems.Where("t.parv", "topology") +
+                                      ": the topology has no disksim_disk; MEMS devices and simple disks are not "
+                                      "HDDs, the only disks ziosim models");
+}
+
+// g2 and g4 keys of a wrong type, range or combination name their file and line.
+TEST(DisksimImportTest, ExplicitLayoutErrorsNameFileAndLine) {
+  auto g4 = [](SyntheticDrive& drive, const std::string& tables) {
+    drive.Replace("t.model", "Block count = 1,", "Block count = 60,");
+    const std::string g1 = std::string(kModel).substr(std::string(kModel).find("Layout Model"));
+    drive.Replace("t.model", g1.substr(0, g1.find("Mechanical Model")), "Layout Model = dm_layout_g4 {\n" + tables + "},\n   ");
+  };
+  const std::string tp = "TP = [ 0, 19, 20 ],\n";
+  const std::string idx = "IDX = [ [ 0, 0, 0.0, 20, 1, 0.0, 20, 1, TRACK, 0, 0,\n 20, 0, 0.5, 20, 1, 0.0, 20, 1, TRACK, 0, 1 ],\n"
+                          "[ 0, 0, 0.0, 40, 1, 0.25, 4000, 100, IDX, 0 ] ],\n";
+  {
+    SyntheticDrive drive;
+    g4(drive, tp + idx + "Slips = [ 0, 0 ],\nRemaps = [ ]\n");
+    const HddParams p = drive.Import().params;
+    EXPECT_EQ(p.layout.extents.size(), 3u);  // tracks (0, 0), (0, 1), (1, 0)
+    EXPECT_EQ(p.layout.extents[2].cylinder, 1);
+  }
+  {
+    SyntheticDrive drive;
+    g4(drive, tp + idx + "Slips = [ ],\nRemaps = [ ]\n");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "dm_layout_g4") +
+                                         ": 'Slips' is empty; DiskSim needs one entry at least (0, 0 for none)");
+  }
+  {
+    SyntheticDrive drive;
+    g4(drive, tp + idx + "Slips = [ 0, 0, 5 ],\nRemaps = [ ]\n");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "Slips") + ": 'Slips' must list entries of 2 numbers");
+  }
+  {
+    SyntheticDrive drive;
+    g4(drive, "TP = [ 0, 19, 19 ],\n" + idx + "Slips = [ 0, 0 ],\nRemaps = [ ]\n");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.model", "TP =") + ": 'TP' entry (0, 19, 19) does not fit its track: LBNs low..high lie "
+                                               "on sectors 2*low..low+high of spt");
+  }
+  {
+    SyntheticDrive drive;
+    std::string bad = idx;
+    bad.replace(bad.find("TRACK, 0, 1"), 11, "TRACK, 0, 2");
+    g4(drive, tp + bad + "Slips = [ 0, 0 ],\nRemaps = [ ]\n");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.model", " 20, 0, 0.5") + ": 'IDX' entry: head 2 is not one of the 2 surfaces");
+  }
+  {
+    SyntheticDrive drive;
+    std::string bad = idx;
+    bad.replace(bad.find("IDX, 0 ]"), 8, "DISK, 0 ]");
+    g4(drive, tp + bad + "Slips = [ 0, 0 ],\nRemaps = [ ]\n");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.model", "DISK") + ": an 'IDX' child type must be TRACK or IDX, found 'DISK'");
+  }
+  {
+    SyntheticDrive drive;
+    g4(drive, tp + idx + "Slips = [ 0, 0 ],\nRemaps = [ 3, 1, 500, 0, 0, 20 ]\n");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.model", "Remaps") + ": 'Remaps' entry for LBN 3: 1 sectors from cylinder 500, head 0, "
+                                                 "sector 0 do not fit a track of 20 on the disk");
+  }
+  {
+    // 4000 LBNs in the tree, but the drive claims more: the last ones have no sector.
+    SyntheticDrive drive;
+    g4(drive, tp + idx + "Slips = [ 0, 0 ],\nRemaps = [ ]\n");
+    drive.Replace("t.model", "Block count = 60,", "Block count = 4001,");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "dm_layout_g4") +
+                                         ": LBN 4000 (tree position 4000) falls in no track pattern: DiskSim maps it "
+                                         "nowhere (DM_NX)");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.model", "Layout Model = dm_layout_g1", "Layout Model = dm_layout_g3");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "Layout Model") +
+                                         ": 'Layout Model' is a dm_layout_g3 block; dm_layout_g1, dm_layout_g2 and "
+                                         "dm_layout_g4 are supported");
+  }
+}
+
+TEST(DisksimImportTest, G2MapFileErrorsNameTheMapFile) {
+  auto g2 = [](SyntheticDrive& drive, const std::string& map_file) {
+    drive.Replace("t.model", "Block count = 1,", "Block count = 40,");
+    const std::string g1 = std::string(kModel).substr(std::string(kModel).find("Layout Model"));
+    drive.Replace("t.model", g1.substr(0, g1.find("Mechanical Model")),
+                  "Layout Model = dm_layout_g2 {\n Layout Map File = " + map_file + ",\n Zones = [ dm_layout_g2_zone {\n"
+                  " First cylinder number = 0, Last cylinder number = 99, First LBN = 0, Last LBN = 3999,\n"
+                  " Blocks per track = 20, Skew for track switch = 2 } ]\n},\n   ");
+  };
+  const std::string head = "DIXtrac\nlayout\n100 cylinders, 7200 rot, 2 heads\n";
+  {
+    SyntheticDrive drive;
+    g2(drive, "t.layout");
+    std::ofstream(drive.Path("t.layout")) << head << "lbn 0 --> cyl 0, head 0, sect 0, seqcnt 19\n"
+                                          << "lbn 20 --> cyl 0, head 1, sect 0, count 20\n";
+    const HddParams p = drive.Import().params;
+    ASSERT_EQ(p.layout.extents.size(), 2u);
+    EXPECT_EQ(p.layout.extents[1].first_angle, 2 * ((uint32_t{1} << 31) / 10));  // one track skew, 2 sectors
+  }
+  {
+    SyntheticDrive drive;
+    g2(drive, "t.layout");
+    std::ofstream(drive.Path("t.layout")) << head << "lbn 0 --> cyl 0, head 0, sect 0, seqcnt 19\n"
+                                          << "lbn 20 --> cyl 0; head 1, sect 0, count 20\n";
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Path("t.layout") + ":5: expected 'lbn L --> cyl C, head H, sect S, seqcnt "
+                                                              "N' or 'Defect at cyl C, head H, sect S'");
+  }
+  {
+    SyntheticDrive drive;
+    g2(drive, "t.layout");
+    std::ofstream(drive.Path("t.layout")) << head << "lbn 0 --> cyl 0, head 0, sect 0, seqcnt 19\n"
+                                          << "lbn 20 --> cyl 0, head 1, sect 5, count 20\n";
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Path("t.layout") + ":5: sectors 5..24 do not fit the zone's 20 per track");
+  }
+  {
+    SyntheticDrive drive;
+    g2(drive, "t.layout");
+    std::ofstream(drive.Path("t.layout")) << head << "lbn 0 --> cyl 0, head 0, sect 0, seqcnt 19\n";
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Path("t.layout") +
+                                         ":4: the extents end at LBN 19, before the disk's 40 blocks ('Block count')");
+  }
+  {
+    SyntheticDrive drive;
+    g2(drive, "none.layout");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "Layout Map File") +
+                                         ": cannot open the layout map file " + drive.Path("none.layout"));
   }
 }
 

@@ -4,7 +4,9 @@
 // tests/python/test_bad_input.py holds the same classes for the Python API.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <ostream>
 #include <string>
 
@@ -47,6 +49,19 @@ const std::string kAscii = " --target wd-re4-1tb --format disksim-ascii";
 const std::string kReaders = "readers --pool wd-re4-1tb --readers 1 ";
 // The first bytes of an ELF executable: binary garbage with control bytes and a NUL.
 const std::string kGarbage = "\x7f" "ELF\x02\x01\x01\x00\x00\x00"s;
+
+// The importer's one-file DiskSim spec with a dm_layout_g4 layout (fuzz corpus), with
+// its first `old` replaced by `by`.
+std::string G4Spec(const std::string& old = "", const std::string& by = "") {
+  std::ifstream in(std::string(ZIOSIM_CATALOG_DIR) + "/../../fuzz/corpus/disksim_import/one_file_g4.disksim");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!old.empty()) text.replace(text.find(old), old.size(), by);
+  return text;
+}
+
+std::string LineOf(const std::string& text, const std::string& needle) {
+  return std::to_string(1 + std::count(text.begin(), text.begin() + text.find(needle), '\n'));
+}
 
 const BadInput kCatalogue[] = {
     {"MalformedNumberInATrace", "0.0 0 0 8 1\n0.5 0 8x 8 1\n", "replay $F" + kAscii,
@@ -97,6 +112,10 @@ const BadInput kCatalogue[] = {
     {"BadSetSyntax", "", kReaders + "--set zfs_prefetch_disable",
      "--set: \"zfs_prefetch_disable\" is not NAME=VALUE"},
     {"MissingFile", "", "replay $F.absent --target wd-re4-1tb", "$F.absent: cannot open: No such file or directory"},
+    {"DisksimG4TableOfTheWrongShape", G4Spec("Slips = [ 100, 1, 250, 2 ]", "Slips = [ 100, 1, 250 ]"),
+     "disk-bench --drive disksim:$F", "$F:" + LineOf(G4Spec(), "Slips =") + ": 'Slips' must list entries of 2 numbers"},
+    {"DisksimDiskNotInTheSpec", G4Spec(), "disk-bench --drive disksim:$F#disk7",
+     "$F: no disk 'disk7' in its topology; its disks: disk0 (D)"},
 };
 
 class BadInputCatalogueTest : public ::testing::TestWithParam<BadInput> {};
