@@ -121,6 +121,12 @@ class BlockReader {
 
   bool Flag(const std::string& key) { return Integer(key, 0, 1) == 1; }
 
+  // A key DiskSim requires but specs written for the model may leave out: absent,
+  // it behaves as `absent` (the value of every DiskSim validation drive).
+  int OptionalInt(const std::string& key, int min, int max, int absent) {
+    return block_.Find(key) == nullptr ? absent : Int(key, min, max);
+  }
+
   // A duration in ms, times `scale`, as ns.
   SimTime Ms(const std::string& key, double scale = 1.0) { return MsToNs(Number(key) * scale); }
 
@@ -331,17 +337,42 @@ void ReadCache(BlockReader& r, HddCache* out) {
     out->max_read_ahead_blocks = std::max(out->max_read_ahead_blocks, out->min_read_ahead_blocks);
   }
   out->read_ahead_over_requested = r.Int("Read-ahead over requested", -1, 1);
+  out->allow_almost_read_hits = r.OptionalInt("Allow almost read hits", 0, 1, 0) == 1;
+}
+
+// The read hits that may be sent while the arm is busy ("sneaky"), and how early the
+// arm leaves a read. DiskSim aborts on sneaky hits with a bus held for whole reads
+// (disk_postpass_perdisk); the model cannot start a queued command's seek before the
+// previous command completes, so preseeking needs a queue of one.
+void ReadArmRelease(BlockReader& r, int queue_depth, HddParams* out) {
+  HddCache& c = out->cache;
+  for (auto [key, field] : {std::pair{"Allow sneaky full read hits", &c.sneaky_full_read_hits},
+                            std::pair{"Allow sneaky partial read hits", &c.sneaky_partial_read_hits}}) {
+    *field = r.OptionalInt(key, 0, 1, 0) == 1;
+    if (*field && out->interface.hold_bus_read) {
+      Fail(r.Required(key).value.where, Quote(key) + " = 1 with 'Hold bus entire read xfer' = 1, which DiskSim refuses");
+    }
+  }
+  c.preseek_level = r.OptionalInt("Preseeking level", 0, 2, 0);
+  if (c.preseek_level > 0 && queue_depth > 1) {
+    Fail(r.Required("Preseeking level").value.where,
+         "'Preseeking level' = " + std::to_string(c.preseek_level) +
+             " with 'Max queue length' > 1 is not supported: the model starts a queued command's seek only when "
+             "the previous command completes");
+  }
 }
 
 // Disk features that HddParams has no field for: the model behaves as DiskSim does
 // with these values, which are those of the six validated drives.
-void CheckUnmodelledDiskFeatures(BlockReader& r) {
-  r.Unmodelled("Allow almost read hits", 0, "has no almost-hits");
-  r.Unmodelled("Allow sneaky full read hits", 0, "has no sneaky hits");
-  r.Unmodelled("Allow sneaky partial read hits", 0, "has no sneaky hits");
-  r.Unmodelled("Allow sneaky intermediate read hits", 0, "has no sneaky hits");
-  r.Unmodelled("Allow write prebuffering", 0, "has no write prebuffering");
-  r.Unmodelled("Preseeking level", 0, "moves the arm only after the completion handshake");
+void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
+  // Both act only on requests waiting in the drive's queue, which holds one at most
+  // with 'Max queue length' = 1: then they change nothing.
+  if (queue_depth > 1) {
+    const std::string meaning = "lets no queued request use the bus before its turn, which is exact only with "
+                                "'Max queue length' = 1";
+    r.Unmodelled("Allow sneaky intermediate read hits", 0, meaning);
+    r.Unmodelled("Allow write prebuffering", 0, meaning);
+  }
   r.Unmodelled("Disconnect write if seek", 0, "lets a seeking read-ahead be preempted");
   r.Unmodelled("Read directly to buffer", 1, "reads straight into the segment");
 }
@@ -573,7 +604,8 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, HddParams* params, Ignor
   params->queue_depth = r.Int("Max queue length", 1);
   ReadInterface(r, bus, &params->interface);
   ReadCache(r, &params->cache);
-  CheckUnmodelledDiskFeatures(r);
+  ReadArmRelease(r, params->queue_depth, params);
+  CheckUnmodelledDiskFeatures(r, params->queue_depth);
   IgnoreScheduler(r, ignored);
   r.Finish();
 }

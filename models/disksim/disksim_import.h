@@ -6,9 +6,11 @@
 //
 // Nothing is dropped silently. Keys that only print statistics, or that DiskSim
 // 4.0 reads without effect, are listed in `ignored`. Every LBN-to-PBN mapping and
-// sparing scheme is read. Features the model lacks (sneaky hits, preseeking, write
-// prebuffering, ...) are accepted at the value the model implicitly has, and listed
-// in `ignored`; any other value is refused. Several disks, or a missing, non-numeric
+// sparing scheme is read. Features the model lacks (a read-ahead preempted only at
+// the end of its seek, a separate sector buffer, ...) are accepted at the value the
+// model implicitly has, and listed in `ignored`; any other value is refused. So are
+// the features that act only on a drive's queue (intermediate hits, write
+// prebuffering) on drives whose queue is longer than one. Several disks, or a missing, non-numeric
 // or out-of-range key needed by the model are InputErrors that name the file, line
 // and key.
 #ifndef ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_
