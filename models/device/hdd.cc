@@ -382,7 +382,11 @@ void HddDevice::Impl::ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end,
   }
   const int64_t from = cache_.at(seg).end;
   if (!p_.cache.read_ahead_on_idle_hit || from >= target) return;
-  const int64_t arm_idle = std::max(StopReadAhead(t), arm_free_ps_);
+  // DiskSim starts it once the hit's command overhead is done, which it charges as a
+  // read miss's (disk_read_arrive's overhead_done), after any stop of a read-ahead.
+  const HddInterface& io = p_.interface;
+  const int64_t command_ps = Ps(io.per_request_ns) + Ps(io.read_miss_ns[prev()]);
+  const int64_t arm_idle = std::max(StopReadAhead(t) + command_ps, arm_free_ps_);
   ra_ = ReadAhead{true, seg, from, target, 0, 0};
   PositionReadAhead(arm_idle);
 }

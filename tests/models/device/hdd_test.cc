@@ -347,6 +347,29 @@ TEST(HddDeviceTest, AlmostReadHitJoinsTheReadAheadAtItsNextBlock) {
   }
 }
 
+// Read-ahead on idle hit starts once the hit's command overhead (a read miss's in
+// DiskSim, 0.3 ms here) is done. A read of 0-7 at t=0 starts the arm at 0.3 ms, reads
+// 0-7 from 10.0 ms and reads ahead 8-9 to 11.0 ms. A hit on 8-9 at 20.95 ms restarts
+// the read-ahead for 10-11 at 21.25 ms, just after sector 10 passed (21.0 ms): it
+// waits for 31.0 ms. A read of 10-11 at 22 ms is then a miss that waits for the same
+// pass (31.0-31.2 ms, sent by 31.21: 9.21 ms); started at 20.95 ms it would have hit.
+TEST(HddDeviceTest, ReadAheadOnIdleHitStartsAfterTheCommandOverhead) {
+  HddParams p = ToyDrive();
+  p.cache.max_read_ahead_blocks = 2;
+  p.cache.read_ahead_on_idle_hit = true;
+  p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+  Simulation sim;
+  HddDevice disk(&sim, "d0", p);
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 0, 8);
+  drv.ReadAt(MsToNs(20.95), 8, 2);
+  drv.ReadAt(MsToNs(22.0), 10, 2);
+  sim.Run();
+  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+  EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kMiss);
+  EXPECT_EQ(drv.service[2], MsToNs(9.21));
+}
+
 std::vector<SimTime> RunRandomReads(uint64_t seed) {
   Simulation sim;
   HddDevice disk(&sim, "d0", ToyDrive());
