@@ -569,6 +569,7 @@ TEST(DisksimImportTest, ReadsHitAndPreseekKeys) {
   }
   SyntheticDrive drive;
   drive.Replace("t.diskspecs", "Max queue length = 4", "Max queue length = 1");
+  drive.Replace("t.diskspecs", "Read directly to buffer = 1", "Read directly to buffer = 0");
   drive.Replace("t.diskspecs", "Allow almost read hits = 0,",
                 "Allow almost read hits = 1,\n   Allow sneaky full read hits = 1,\n   Allow sneaky partial read hits = 1,"
                 "\n   Allow sneaky intermediate read hits = 1,\n   Allow write prebuffering = 1,\n   Preseeking level = 2,");
@@ -583,6 +584,8 @@ TEST(DisksimImportTest, ReadsHitAndPreseekKeys) {
   std::set<std::string> ignored(import.ignored.begin(), import.ignored.end());
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "intermediate") + ": Allow sneaky intermediate read hits"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "prebuffering") + ": Allow write prebuffering"), 1u);
+  // No read waits for room in the segment in the model: a sector buffer changes nothing.
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Read directly") + ": Read directly to buffer"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Preseeking") + ": Preseeking level"), 0u);
 }
 
@@ -617,6 +620,16 @@ TEST(DisksimImportTest, RefusesHitAndPreseekKeysDiskSimRefuses) {
     const auto [error, where] = error_with("Allow write prebuffering = 1", "4", "0");
     EXPECT_EQ(error, where + ": 'Allow write prebuffering' = 1 is not supported: the model lets no queued request use "
                              "the bus before its turn, which is exact only with 'Max queue length' = 1 (0)");
+  }
+  {
+    const auto [error, where] = error_with("Allow write prebuffering = 2", "1", "0");
+    EXPECT_EQ(error, where + ": 'Allow write prebuffering' = 2 is outside 0..1");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Read directly to buffer = 1", "Read directly to buffer = 2");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.diskspecs", "Read directly") + ": 'Read directly to buffer' = 2 is outside 0..1");
   }
   {
     SyntheticDrive drive;
