@@ -132,6 +132,7 @@ class HddDevice::Impl {
 
 int64_t HddDevice::Impl::Serve(const DeviceRequest& req, int64_t t, HddBreakdown* bd) {
   *bd = HddBreakdown{};
+  t += Ps(p_.interface.bus_arbitration_ns);  // the command wins the disk's bus first
   const int64_t lbn = req.offset_bytes / 512;
   const int64_t n = req.size_bytes / 512;
   const PhysicalAddress first = geo_.Map(lbn);
@@ -280,7 +281,7 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // if it may not hold the bus, reconnects the same way whenever the buffer ran dry.
 int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark) const {
   const HddInterface& io = p_.interface;
-  const int64_t reconnect = Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
+  const int64_t reconnect = Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
   int64_t seen = 0;
   bool connected = io.never_disconnect;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
@@ -620,7 +621,8 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);
   }
-  const SimTime reselect = io.never_disconnect ? 0 : extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
+  const SimTime reselect = io.never_disconnect ? 0
+                           : io.bus_arbitration_ns + (extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns);
   return media_end + Ps(reselect) + Ps(io.write_completion_ns);
 }
 

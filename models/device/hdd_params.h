@@ -125,6 +125,9 @@ struct HddInterface {
   // DiskSim's "Never disconnect": the drive keeps the bus from the command to its
   // completion, so no transfer pays a reselection.
   bool never_disconnect = false;
+  // DiskSim's bus "Arbitration time": paid each time the disk's bus changes hands, to
+  // deliver the command and at each reconnection of a disconnected drive.
+  SimTime bus_arbitration_ns = 0;
 };
 
 struct HddCache {

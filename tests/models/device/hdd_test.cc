@@ -370,6 +370,28 @@ TEST(HddDeviceTest, ReadAheadOnIdleHitStartsAfterTheCommandOverhead) {
   EXPECT_EQ(drv.service[2], MsToNs(9.21));
 }
 
+// Bus arbitration (50 us): the command reaches the drive 50 us late, and a
+// disconnected drive arbitrates again to reconnect. A read of sector 50 from t=0 ends
+// on the media at 5.1 ms and is sent after the arbitration: 5.16 ms. A hit on it at
+// 20 ms needs no reconnection: 60 us. A write-through write of sector 70 at 30 ms
+// writes it at 37.0-37.1 ms and reconnects for its completion: 7.15 ms.
+TEST(HddDeviceTest, ArbitrationDelaysTheCommandAndEachReconnection) {
+  HddParams p = ToyDrive();
+  p.cache.read_ahead_scheme = 0;
+  p.interface.bus_arbitration_ns = MsToNs(0.05);
+  Simulation sim;
+  HddDevice disk(&sim, "d0", p);
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 50, 1);
+  drv.ReadAt(MsToNs(20), 50, 1);
+  drv.WriteAt(MsToNs(30), 70, 1);
+  sim.Run();
+  EXPECT_EQ(drv.service[0], MsToNs(5.16));
+  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+  EXPECT_EQ(drv.service[1], MsToNs(0.06));
+  EXPECT_EQ(drv.service[2], MsToNs(7.15));
+}
+
 std::vector<SimTime> RunRandomReads(uint64_t seed) {
   Simulation sim;
   HddDevice disk(&sim, "d0", ToyDrive());

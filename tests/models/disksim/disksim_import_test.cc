@@ -403,7 +403,20 @@ TEST(DisksimImportTest, MapsSyntheticDrive) {
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Extradisc seek") + ": Extradisc seek delta"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.model", "Single cylinder") + ": Single cylinder seek time"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.model", "Rangesize") + ": Rangesize for sparing"), 1u);
-  EXPECT_EQ(ignored.count(drive.Where("t.parv", "Arbitration time") + ": Arbitration time"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.parv", "Arbitration time") + ": Arbitration time"), 0u);
+  EXPECT_EQ(p.interface.bus_arbitration_ns, 0);
+}
+
+TEST(DisksimImportTest, ReadsTheDiskBussArbitrationTime) {
+  SyntheticDrive drive;
+  drive.Replace("t.parv", "Arbitration time = 0.0", "Arbitration time = 0.02");
+  EXPECT_EQ(drive.Import().params.interface.bus_arbitration_ns, 20000);
+  drive.Replace("t.diskspecs", "Never disconnect = 0", "Never disconnect = 1");
+  EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "Arbitration time") +
+                                       ": 'Arbitration time' > 0 with 'Never disconnect' = 1 is not supported: the "
+                                       "model charges arbitration only to drives that disconnect");
+  drive.Replace("t.parv", "Arbitration time = 0.02", "Arbitration time = -1");
+  EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "Arbitration time") + ": 'Arbitration time' must be at least 0");
 }
 
 TEST(DisksimImportTest, TimeScaleAppliesToOverheadsButNotMinimumSeekDelay) {
