@@ -140,9 +140,9 @@ HddCache DeriveCache(const HddDatasheet& s) {
   c.min_read_ahead_blocks = 0;
   c.max_read_ahead_blocks = static_cast<int>(s.read_ahead_bytes / kBlockBytes);
   // Modern drives stream sequential reads at media speed: a read arriving for
-  // the block the read-ahead is about to read joins it, and a hit keeps the
+  // a block the read-ahead is about to read joins it, and a hit keeps the
   // read-ahead going.
-  c.allow_almost_read_hits = true;
+  c.join_read_ahead_window = true;
   c.read_ahead_on_idle_hit = true;
   // SATA drives ship with the volatile write cache on (ATA "write cache
   // enabled" default): a write completes once its data are in the buffer.

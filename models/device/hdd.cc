@@ -88,6 +88,8 @@ class HddDevice::Impl {
   int64_t ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   int64_t ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg);
+  int64_t HitReadyPs(int64_t t, bool sneaky) const;
+  int64_t CompleteRead(int seg, int64_t done_ps);
   bool JoinsReadAhead(int seg, int64_t lbn) const;
   int64_t ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
 
@@ -130,6 +132,7 @@ class HddDevice::Impl {
 
 int64_t HddDevice::Impl::Serve(const DeviceRequest& req, int64_t t, HddBreakdown* bd) {
   *bd = HddBreakdown{};
+  t += Ps(p_.interface.bus_arbitration_ns);  // the command wins the disk's bus first
   const int64_t lbn = req.offset_bytes / 512;
   const int64_t n = req.size_bytes / 512;
   const PhysicalAddress first = geo_.Map(lbn);
@@ -164,7 +167,7 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
   if (seg >= 0 && io.immediate_partial_hit) {
     bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
     cached = cache_.at(seg).end - lbn;
-    bus_free = arrive + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns) + cached * b;
+    bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
   }
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
   const int64_t media_end =
@@ -184,18 +187,19 @@ int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdo
   }
   if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn, lbn + n, media_end);
   ForgetSentData(target_seg, lbn + n);
-  return sent + Ps(io.read_completion_ns);
+  return CompleteRead(target_seg, sent + Ps(io.read_completion_ns));
 }
 
 // A read whose head lies in the segment the read-ahead is filling is served by
-// the read-ahead stream without repositioning. Drives that allow "almost hits"
-// also stream a read that starts anywhere ahead inside the read-ahead window:
-// the head keeps reading through the gap (e.g. RAID-Z parity columns between
-// data columns) instead of stopping, seeking and waiting a revolution.
+// the read-ahead stream without repositioning. So is one that starts at the
+// block about to be read ahead on drives that allow "almost hits" (DiskSim counts
+// it a partial hit), or anywhere ahead inside the read-ahead window on drives
+// that join the whole window.
 bool HddDevice::Impl::JoinsReadAhead(int seg, int64_t lbn) const {
   if (!ra_.active) return false;
   if (seg >= 0) return seg == ra_.segment;
-  return p_.cache.allow_almost_read_hits && lbn >= ra_.next_lbn && lbn < ra_.target_lbn;
+  if (p_.cache.join_read_ahead_window) return lbn >= ra_.next_lbn && lbn < ra_.target_lbn;
+  return p_.cache.allow_almost_read_hits && lbn == ra_.next_lbn;
 }
 
 int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
@@ -222,7 +226,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
     ra_.active = false;
   }
   ForgetSentData(seg, lbn + n);
-  return sent + Ps(io.read_completion_ns);
+  return CompleteRead(seg, sent + Ps(io.read_completion_ns));
 }
 
 int64_t HddDevice::Impl::ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg) {
@@ -232,11 +236,32 @@ int64_t HddDevice::Impl::ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int se
   // its target pushed past the request, and drives that "read ahead on idle
   // hit" restart a finished one the same way.
   ExtendReadAhead(seg, lbn, lbn + n, t);
-  // Without "sneaky" hits, a hit that arrives while a destage holds the
-  // mechanism waits for it, like a miss.
-  const int64_t ready = std::max(t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]), arm_free_ps_);
+  const int64_t ready = HitReadyPs(t, p_.cache.sneaky_full_read_hits);
   ForgetSentData(seg, lbn + n);
-  return ready + Ps(io.data_prep_ns) + n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
+  return CompleteRead(seg, ready + Ps(io.data_prep_ns) + n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns));
+}
+
+// When a read hit arriving at `t` may start sending from the buffer. Unless the
+// drive allows "sneaky" hits of its kind, a hit that arrives while a destage holds
+// the mechanism waits for it, like a miss (DiskSim's disk_read_arrive takes the
+// hit path only if no access holds the arm or it can be stopped).
+int64_t HddDevice::Impl::HitReadyPs(int64_t t, bool sneaky) const {
+  const HddInterface& io = p_.interface;
+  const int64_t ready = t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]);
+  return sneaky ? ready : std::max(ready, arm_free_ps_);
+}
+
+// A read completes at `done_ps`; returns done_ps. With preseeking, a read whose media
+// work is over by then (no read-ahead of its segment still running) gave the arm up
+// before the host confirmed the completion, and DiskSim 4.0 then leaves its segment
+// marked empty: disk_release_hda stores a truth value in seg->state, and 1 is
+// BUFFER_EMPTY. A read-ahead still running ends later as a pure prefetch, which
+// keeps the segment.
+int64_t HddDevice::Impl::CompleteRead(int seg, int64_t done_ps) {
+  if (p_.cache.preseek_level == 0) return done_ps;
+  AdvanceReadAhead(done_ps);
+  if (!ra_.active || ra_.segment != seg) cache_.Empty(seg);
+  return done_ps;
 }
 
 // Sectors that must be buffered before a disconnected read reconnects to send.
@@ -256,7 +281,7 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // if it may not hold the bus, reconnects the same way whenever the buffer ran dry.
 int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark) const {
   const HddInterface& io = p_.interface;
-  const int64_t reconnect = Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
+  const int64_t reconnect = Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
   int64_t seen = 0;
   bool connected = io.never_disconnect;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
@@ -358,7 +383,11 @@ void HddDevice::Impl::ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end,
   }
   const int64_t from = cache_.at(seg).end;
   if (!p_.cache.read_ahead_on_idle_hit || from >= target) return;
-  const int64_t arm_idle = std::max(StopReadAhead(t), arm_free_ps_);
+  // DiskSim starts it once the hit's command overhead is done, which it charges as a
+  // read miss's (disk_read_arrive's overhead_done), after any stop of a read-ahead.
+  const HddInterface& io = p_.interface;
+  const int64_t command_ps = Ps(io.per_request_ns) + Ps(io.read_miss_ns[prev()]);
+  const int64_t arm_idle = std::max(StopReadAhead(t) + command_ps, arm_free_ps_);
   ra_ = ReadAhead{true, seg, from, target, 0, 0};
   PositionReadAhead(arm_idle);
 }
@@ -592,7 +621,8 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);
   }
-  const SimTime reselect = io.never_disconnect ? 0 : extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
+  const SimTime reselect = io.never_disconnect ? 0
+                           : io.bus_arbitration_ns + (extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns);
   return media_end + Ps(reselect) + Ps(io.write_completion_ns);
 }
 

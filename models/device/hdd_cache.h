@@ -45,6 +45,8 @@ class HddSegmentCache {
   void Fill(int i, int64_t start, int64_t end, bool is_write);
   // Grows segment i to `end`, sliding its start to stay within segment_blocks().
   void Extend(int i, int64_t end);
+  // Forgets what segment i holds.
+  void Empty(int i) { segments_[i].start = segments_[i].end = 0; }
   // Drops [start, end) from every segment except `keep` (a write makes older copies stale).
   void Invalidate(int64_t start, int64_t end, int keep);
 

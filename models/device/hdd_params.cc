@@ -49,6 +49,7 @@ void CheckCache(const HddCache& cache, const std::string& who) {
   if (cache.read_ahead_scheme < 0 || cache.read_ahead_scheme > 4) Fail(who, "read-ahead scheme must be 0..4");
   if (cache.fast_write_level < 0 || cache.fast_write_level > 2) Fail(who, "fast write level must be 0..2");
   if (cache.min_read_ahead_blocks < 0 || cache.max_read_ahead_blocks < 0) Fail(who, "negative read-ahead");
+  if (cache.preseek_level < 0 || cache.preseek_level > 2) Fail(who, "preseeking level must be 0, 1 or 2");
   if (cache.read_ahead_over_requested < -1 || cache.read_ahead_over_requested > 1) {
     Fail(who, "read-ahead over requested must be -1, 0 or 1");
   }

@@ -143,6 +143,9 @@ struct HddInterface {
   // DiskSim's "Never disconnect": the drive keeps the bus from the command to its
   // completion, so no transfer pays a reselection.
   bool never_disconnect = false;
+  // DiskSim's bus "Arbitration time": paid each time the disk's bus changes hands, to
+  // deliver the command and at each reconnection of a disconnected drive.
+  SimTime bus_arbitration_ns = 0;
 };
 
 struct HddCache {
@@ -161,10 +164,25 @@ struct HddCache {
   // or from its end (1, -1); -1 also drops the requested blocks once they are sent.
   int read_ahead_over_requested = 1;
   bool read_ahead_on_idle_hit = false;
-  // A read starting at the block the read-ahead is about to read joins the
-  // read-ahead stream (DiskSim "Allow almost read hits"); drives that stream
-  // sequential reads at media speed behave so.
+  // DiskSim's "Allow almost read hits": a read starting at the block the
+  // read-ahead is about to read joins the read-ahead stream.
   bool allow_almost_read_hits = false;
+  // Beyond DiskSim: a read starting anywhere ahead inside the read-ahead window
+  // also joins it, the head reading through the gap (e.g. RAID-Z parity columns
+  // between data columns) instead of stopping, seeking and waiting a revolution.
+  // Datasheet drives, which stream sequential reads at media speed, behave so.
+  bool join_read_ahead_window = false;
+  // DiskSim's "Allow sneaky full/partial read hits": a read whose data are all
+  // (full) or partly (partial) in the buffer is sent at once even while a
+  // write-back destage holds the arm; otherwise it waits for the arm.
+  bool sneaky_full_read_hits = false;
+  bool sneaky_partial_read_hits = false;
+  // DiskSim's "Preseeking level": how early the arm may leave a read for the next
+  // command: 0 once the host has confirmed the completion, 1 once the completion is
+  // sent, 2 once the media work is done. DiskSim 4.0 marks the segment of a read
+  // that gives the arm up before its completion is confirmed empty, so with 1 or 2
+  // that read's data are not hit again (HddDevice's CompleteRead).
+  int preseek_level = 0;
   int fast_write_level = 0;  // 0 write-through; 1, 2 write-back
   bool combine_seq_writes = true;
   bool read_hits_on_write_data = true;

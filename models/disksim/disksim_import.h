@@ -7,9 +7,11 @@
 // Nothing is dropped silently. Keys that only print statistics, or that DiskSim
 // 4.0 reads without effect, are listed in `ignored`. Layouts dm_layout_g1 (every
 // LBN-to-PBN mapping and sparing scheme), g2 (a DIXtrac map file) and g4 (DIXtrac's
-// tables) are read. Features the model lacks (sneaky hits, preseeking, write
-// prebuffering, ...) are accepted at the value the model implicitly has, and listed
-// in `ignored`; any other value is refused. A missing, non-numeric or out-of-range
+// tables) are read. Features the model lacks (a read-ahead preempted only at the end
+// of its seek, a separate sector buffer, ...) are accepted at the value the model
+// implicitly has, and listed in `ignored`; any other value is refused. So are the
+// features that act only on a drive's queue (intermediate hits, write prebuffering)
+// on drives whose queue is longer than one. A missing, non-numeric or out-of-range
 // key needed by the model is an InputError that names the file, line and key.
 #ifndef ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_
 #define ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_

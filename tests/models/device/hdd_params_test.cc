@@ -77,6 +77,8 @@ TEST(HddParamsTest, RejectsBadInterfaceCacheAndQueue) {
               p.cache.enabled = false;
             }),
             "no error");
+  EXPECT_EQ(ErrorAfter([](HddParams& p) { p.cache.preseek_level = 3; }),
+            "drives/disk.toml: preseeking level must be 0, 1 or 2");
   EXPECT_EQ(ErrorAfter([](HddParams& p) { p.queue_depth = 0; }), "drives/disk.toml: queue depth must be at least 1");
 }
 

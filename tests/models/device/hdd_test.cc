@@ -254,6 +254,144 @@ TEST(HddDeviceTest, SentBlocksLeaveTheSegmentWhenOverRequestedIsMinusOne) {
   }
 }
 
+// Preseeking: a read whose media work is done before its completion gave the arm up
+// early, and DiskSim 4.0 leaves its segment empty. Without read-ahead, the read of
+// 0-7 at t=0 ends on the media at 0.8 ms and completes at 0.81 ms; reading 0-7 again
+// at 50 ms (the platter back at angle 0) hits (8 x 10 us on the bus) at level 0, and
+// at levels 1 and 2 reads them again from the media: 0.8 ms + 10 us.
+TEST(HddDeviceTest, PreseekingEmptiesTheSegmentOfAReadWhoseMediaWorkIsDone) {
+  for (int level : {0, 1, 2}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.preseek_level = level;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 0, 8);
+    drv.ReadAt(MsToNs(50), 0, 8);
+    sim.Run();
+    EXPECT_EQ(drv.service[1], level == 0 ? MsToNs(0.08) : MsToNs(0.81)) << level;
+  }
+}
+
+// A read-ahead still running when the read completes goes on as a pure prefetch and
+// keeps the segment. With a 1 ms completion the read of 0-7 completes at 1.81 ms; a
+// 2-block read-ahead (8-9) has ended at 1.0 ms, a 100-block one runs to the next track.
+TEST(HddDeviceTest, PreseekingKeepsTheSegmentWhileItsReadAheadRuns) {
+  for (int max_read_ahead : {2, 100}) {
+    for (int level : {0, 1}) {
+      HddParams p = ToyDrive();
+      p.cache.max_read_ahead_blocks = max_read_ahead;
+      p.interface.read_completion_ns = MsToNs(1.0);
+      p.cache.preseek_level = level;
+      Simulation sim;
+      HddDevice disk(&sim, "d0", p);
+      Driver drv(&sim, &disk);
+      drv.ReadAt(0, 0, 8);
+      drv.ReadAt(MsToNs(50), 8, 2);
+      sim.Run();
+      const bool kept = level == 0 || max_read_ahead == 100;
+      EXPECT_EQ(drv.outcome[1], kept ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss)
+          << max_read_ahead << " " << level;
+    }
+  }
+}
+
+// Sneaky full read hits. A write-back write of 8 blocks at LBN 50 arriving at 1 ms
+// completes at 1.08 ms and is destaged when sector 50 comes round, 5.0-5.8 ms. A hit on
+// 0-7 (read at t=0) arriving at 2 ms waits for the arm until 5.8 ms without sneaky
+// hits (service 3.8 ms + 80 us on the bus), and is sent at once with them (80 us).
+TEST(HddDeviceTest, SneakyFullHitDoesNotWaitForTheDestage) {
+  for (bool sneaky : {false, true}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.fast_write_level = 1;
+    p.cache.sneaky_full_read_hits = sneaky;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 0, 8);
+    drv.WriteAt(MsToNs(1.0), 50, 8);
+    drv.ReadAt(MsToNs(2.0), 0, 8);
+    sim.Run();
+    EXPECT_EQ(drv.service[1], MsToNs(0.08));
+    EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+    EXPECT_EQ(drv.service[2], sneaky ? MsToNs(0.08) : MsToNs(3.88)) << sneaky;
+  }
+}
+
+// Almost read hits. After a read of 0-7 at t=0 the read-ahead has read 8-19 by 2.0 ms
+// and is reading sector 20 at 2.05 ms. A read of 20 then joins it on drives with almost
+// hits (or a read-ahead window): sector 20 ends at 2.1 ms, sent by 2.11 (60 us). Without,
+// it is a miss: the read-ahead stops at the end of sector 20 (2.1 ms), which then has
+// to come round again: 12.0-12.1 ms, sent by 12.11 (10.06 ms). A read of 25 is no
+// almost hit; the window joins it (the head reads 20-24 into the buffer on the way).
+TEST(HddDeviceTest, AlmostReadHitJoinsTheReadAheadAtItsNextBlock) {
+  struct Case {
+    bool almost, window;
+    int64_t lbn;
+    double service_ms;
+  };
+  for (const Case& c : {Case{false, false, 20, 10.06}, Case{true, false, 20, 0.06}, Case{false, true, 20, 0.06},
+                        Case{true, false, 25, 0.56}, Case{false, true, 25, 0.56}}) {
+    HddParams p = ToyDrive();
+    p.cache.allow_almost_read_hits = c.almost;
+    p.cache.join_read_ahead_window = c.window;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 0, 8);
+    drv.ReadAt(MsToNs(2.05), c.lbn, 1);
+    sim.Run();
+    EXPECT_EQ(drv.service[1], MsToNs(c.service_ms)) << c.almost << c.window << " " << c.lbn;
+  }
+}
+
+// Read-ahead on idle hit starts once the hit's command overhead (a read miss's in
+// DiskSim, 0.3 ms here) is done. A read of 0-7 at t=0 starts the arm at 0.3 ms, reads
+// 0-7 from 10.0 ms and reads ahead 8-9 to 11.0 ms. A hit on 8-9 at 20.95 ms restarts
+// the read-ahead for 10-11 at 21.25 ms, just after sector 10 passed (21.0 ms): it
+// waits for 31.0 ms. A read of 10-11 at 22 ms is then a miss that waits for the same
+// pass (31.0-31.2 ms, sent by 31.21: 9.21 ms); started at 20.95 ms it would have hit.
+TEST(HddDeviceTest, ReadAheadOnIdleHitStartsAfterTheCommandOverhead) {
+  HddParams p = ToyDrive();
+  p.cache.max_read_ahead_blocks = 2;
+  p.cache.read_ahead_on_idle_hit = true;
+  p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+  Simulation sim;
+  HddDevice disk(&sim, "d0", p);
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 0, 8);
+  drv.ReadAt(MsToNs(20.95), 8, 2);
+  drv.ReadAt(MsToNs(22.0), 10, 2);
+  sim.Run();
+  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+  EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kMiss);
+  EXPECT_EQ(drv.service[2], MsToNs(9.21));
+}
+
+// Bus arbitration (50 us): the command reaches the drive 50 us late, and a
+// disconnected drive arbitrates again to reconnect. A read of sector 50 from t=0 ends
+// on the media at 5.1 ms and is sent after the arbitration: 5.16 ms. A hit on it at
+// 20 ms needs no reconnection: 60 us. A write-through write of sector 70 at 30 ms
+// writes it at 37.0-37.1 ms and reconnects for its completion: 7.15 ms.
+TEST(HddDeviceTest, ArbitrationDelaysTheCommandAndEachReconnection) {
+  HddParams p = ToyDrive();
+  p.cache.read_ahead_scheme = 0;
+  p.interface.bus_arbitration_ns = MsToNs(0.05);
+  Simulation sim;
+  HddDevice disk(&sim, "d0", p);
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 50, 1);
+  drv.ReadAt(MsToNs(20), 50, 1);
+  drv.WriteAt(MsToNs(30), 70, 1);
+  sim.Run();
+  EXPECT_EQ(drv.service[0], MsToNs(5.16));
+  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+  EXPECT_EQ(drv.service[1], MsToNs(0.06));
+  EXPECT_EQ(drv.service[2], MsToNs(7.15));
+}
+
 std::vector<SimTime> RunRandomReads(uint64_t seed) {
   Simulation sim;
   HddDevice disk(&sim, "d0", ToyDrive());

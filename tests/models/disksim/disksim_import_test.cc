@@ -404,7 +404,20 @@ TEST(DisksimImportTest, MapsSyntheticDrive) {
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Extradisc seek") + ": Extradisc seek delta"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.model", "Single cylinder") + ": Single cylinder seek time"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.model", "Rangesize") + ": Rangesize for sparing"), 1u);
-  EXPECT_EQ(ignored.count(drive.Where("t.parv", "Arbitration time") + ": Arbitration time"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.parv", "Arbitration time") + ": Arbitration time"), 0u);
+  EXPECT_EQ(p.interface.bus_arbitration_ns, 0);
+}
+
+TEST(DisksimImportTest, ReadsTheDiskBussArbitrationTime) {
+  SyntheticDrive drive;
+  drive.Replace("t.parv", "Arbitration time = 0.0", "Arbitration time = 0.02");
+  EXPECT_EQ(drive.Import().params.interface.bus_arbitration_ns, 20000);
+  drive.Replace("t.diskspecs", "Never disconnect = 0", "Never disconnect = 1");
+  EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "Arbitration time") +
+                                       ": 'Arbitration time' > 0 with 'Never disconnect' = 1 is not supported: the "
+                                       "model charges arbitration only to drives that disconnect");
+  drive.Replace("t.parv", "Arbitration time = 0.02", "Arbitration time = -1");
+  EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "Arbitration time") + ": 'Arbitration time' must be at least 0");
 }
 
 TEST(DisksimImportTest, TimeScaleAppliesToOverheadsButNotMinimumSeekDelay) {
@@ -694,6 +707,88 @@ TEST(DisksimImportTest, G2MapFileErrorsNameTheMapFile) {
     g2(drive, "none.layout");
     EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.model", "Layout Map File") +
                                          ": cannot open the layout map file " + drive.Path("none.layout"));
+  }
+}
+
+// Keys DiskSim requires but the synthetic drive leaves out behave as their 0.
+TEST(DisksimImportTest, ReadsHitAndPreseekKeys) {
+  {
+    SyntheticDrive drive;
+    const HddCache& c = drive.Import().params.cache;
+    EXPECT_FALSE(c.allow_almost_read_hits);
+    EXPECT_FALSE(c.sneaky_full_read_hits);
+    EXPECT_FALSE(c.sneaky_partial_read_hits);
+    EXPECT_EQ(c.preseek_level, 0);
+  }
+  SyntheticDrive drive;
+  drive.Replace("t.diskspecs", "Max queue length = 4", "Max queue length = 1");
+  drive.Replace("t.diskspecs", "Read directly to buffer = 1", "Read directly to buffer = 0");
+  drive.Replace("t.diskspecs", "Allow almost read hits = 0,",
+                "Allow almost read hits = 1,\n   Allow sneaky full read hits = 1,\n   Allow sneaky partial read hits = 1,"
+                "\n   Allow sneaky intermediate read hits = 1,\n   Allow write prebuffering = 1,\n   Preseeking level = 2,");
+  const DisksimImport import = drive.Import();
+  const HddCache& c = import.params.cache;
+  EXPECT_TRUE(c.allow_almost_read_hits);
+  EXPECT_FALSE(c.join_read_ahead_window);  // the model's own, broader join is not DiskSim's
+  EXPECT_TRUE(c.sneaky_full_read_hits);
+  EXPECT_TRUE(c.sneaky_partial_read_hits);
+  EXPECT_EQ(c.preseek_level, 2);
+  // With a queue of one they cannot act: listed as ignored.
+  std::set<std::string> ignored(import.ignored.begin(), import.ignored.end());
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "intermediate") + ": Allow sneaky intermediate read hits"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "prebuffering") + ": Allow write prebuffering"), 1u);
+  // No read waits for room in the segment in the model: a sector buffer changes nothing.
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Read directly") + ": Read directly to buffer"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Preseeking") + ": Preseeking level"), 0u);
+}
+
+TEST(DisksimImportTest, RefusesHitAndPreseekKeysDiskSimRefuses) {
+  auto error_with = [](const std::string& key_line, const std::string& queue, const std::string& hold_bus) {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Max queue length = 4", "Max queue length = " + queue);
+    drive.Replace("t.diskspecs", "Hold bus entire read xfer = 0", "Hold bus entire read xfer = " + hold_bus);
+    drive.Replace("t.diskspecs", "Allow almost read hits = 0,", "Allow almost read hits = 0,\n   " + key_line + ",");
+    const std::string key = key_line.substr(0, key_line.find(" ="));
+    return std::pair{drive.ErrorOfImport(), drive.Where("t.diskspecs", key)};
+  };
+  {
+    const auto [error, where] = error_with("Preseeking level = 3", "1", "0");
+    EXPECT_EQ(error, where + ": 'Preseeking level' = 3 is outside 0..2");
+  }
+  {
+    const auto [error, where] = error_with("Preseeking level = 1", "4", "0");
+    EXPECT_EQ(error, where + ": 'Preseeking level' = 1 with 'Max queue length' > 1 is not supported: the model starts "
+                             "a queued command's seek only when the previous command completes");
+  }
+  {
+    const auto [error, where] = error_with("Allow sneaky full read hits = 1", "1", "1");
+    EXPECT_EQ(error, where + ": 'Allow sneaky full read hits' = 1 with 'Hold bus entire read xfer' = 1, which "
+                             "DiskSim refuses");
+  }
+  {
+    const auto [error, where] = error_with("Allow sneaky partial read hits = 2", "1", "0");
+    EXPECT_EQ(error, where + ": 'Allow sneaky partial read hits' = 2 is outside 0..1");
+  }
+  {
+    const auto [error, where] = error_with("Allow write prebuffering = 1", "4", "0");
+    EXPECT_EQ(error, where + ": 'Allow write prebuffering' = 1 is not supported: the model lets no queued request use "
+                             "the bus before its turn, which is exact only with 'Max queue length' = 1 (0)");
+  }
+  {
+    const auto [error, where] = error_with("Allow write prebuffering = 2", "1", "0");
+    EXPECT_EQ(error, where + ": 'Allow write prebuffering' = 2 is outside 0..1");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Read directly to buffer = 1", "Read directly to buffer = 2");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.diskspecs", "Read directly") + ": 'Read directly to buffer' = 2 is outside 0..1");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Allow almost read hits = 0", "Allow almost read hits = x");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.diskspecs", "Allow almost") + ": 'Allow almost read hits' must be a number, found 'x'");
   }
 }
 

@@ -1,6 +1,7 @@
 // Runs the built `ziosim validate-disksim` as a user would.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -53,6 +54,30 @@ TEST(ValidateDisksimCliTest, MissingTraceExitsTwoNamingIt) {
   const CliRun run = RunCli("validate-disksim x.parv '" + trace.str() + "'");
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.err.find(trace.str() + ": cannot open"), std::string::npos) << run.err;
+}
+
+// A spec key out of DiskSim's range stops the run before any request, naming the spec's line.
+TEST(ValidateDisksimCliTest, OutOfRangeSpecKeyExitsTwoWithFileAndLine) {
+  SKIP_WITHOUT_CLI();
+  const std::string parv = kDataDir + "atlas_III.parv";
+  if (!std::filesystem::exists(parv)) GTEST_SKIP() << "DiskSim validation data absent: " << parv;
+  const std::filesystem::path dir = ::testing::TempDir() + "ziosim-preseek-spec";
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"atlas_III.parv", "atlas_III.model", "atlas_III.seek"}) {
+    std::filesystem::copy_file(kDataDir + name, dir / name, std::filesystem::copy_options::overwrite_existing);
+  }
+  std::string specs = ReadText(kDataDir + "atlas_III.diskspecs");
+  const size_t at = specs.find("Preseeking level = 0");
+  ASSERT_NE(at, std::string::npos);
+  specs.replace(at, 20, "Preseeking level = 3");
+  std::ofstream(dir / "atlas_III.diskspecs") << specs;
+  const std::string line = std::to_string(1 + std::count(specs.begin(), specs.begin() + at, '\n'));
+  const CliRun run = RunCli("validate-disksim '" + (dir / "atlas_III.parv").string() + "' '" + kDataDir +
+                            "atlas_III.trace'");
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(run.status, 2);
+  const std::string want = (dir / "atlas_III.diskspecs").string() + ":" + line + ": 'Preseeking level' = 3 is outside 0..2";
+  EXPECT_NE(run.err.find(want), std::string::npos) << run.err;
 }
 
 TEST(ValidateDisksimCliTest, RealDriveJsonHasTheFigures) {
