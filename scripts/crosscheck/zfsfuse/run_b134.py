@@ -219,6 +219,9 @@ class Daemon:
         with open(script, "w") as f:
             f.write("set -e\n")
             f.write("mount --make-rprivate / 2>/dev/null || true\n")
+            # zfs-fuse reads /etc/zfs/zfsrc, a path compiled in. The bind mount needs the mount
+            # point, which only a machine with a ZFS package has: make it (empty) where it is missing.
+            f.write("mkdir -p /etc/zfs\n")
             f.write("mount --bind %s /etc/zfs\n" % shlex.quote(etc))
             # /run (= /var/run, /var/lock) and /var/lib are replaced inside the
             # namespace only, for zfs_socket, zfs_lock and zpool.cache.
