@@ -173,8 +173,8 @@ void RunValidate(const ValidateOptions& opt) {
   // Reported once the trace has been read, so that a malformed trace is
   // reported alone, not after a page of import diagnostics.
   ReportIgnoredKeys(drive.ignored, opt.verbose);
-  if (drive.disks.find(", ") != std::string::npos) {
-    std::cerr << "disk " << drive.disk << " of " << drive.disks << " (PARV#NAME reads another)\n";
+  if (drive.disks.size() > 1) {
+    std::cerr << "disk " << drive.disk << " of " << DescribeDisks(drive.disks) << " (PARV#NAME reads another)\n";
   }
 
   if (opt.calibrate) {

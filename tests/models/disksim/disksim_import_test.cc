@@ -557,7 +557,8 @@ TEST(DisksimImportTest, NamesOneDiskOfSeveralKinds) {
   drive.Replace("t.diskspecs", "disksim_disk D {", e + "\ndisksim_disk D {");
   const DisksimImport first = drive.Import();
   EXPECT_EQ(first.params.name, "D");
-  EXPECT_EQ(first.disks, "disk0 (D), disk1 (E)");
+  EXPECT_EQ(DescribeDisks(first.disks), "disk0 (D), disk1 (E)");
+  EXPECT_EQ(first.disk, "disk0");
   EXPECT_EQ(drive.Import("#disk1").params.name, "E");
   EXPECT_NE(drive.Import("#disk1").params.queue_depth, first.params.queue_depth);
   EXPECT_EQ(drive.Import("#disk0").params.name, "D");
