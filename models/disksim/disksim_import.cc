@@ -459,7 +459,9 @@ void ReadLayout(const Block& block, HddLayout* layout, IgnoredKeys* ignored) {
 
 // A file named by a key, relative to the file that names it (DiskSim's lp_cwd).
 std::string PathOf(const Value& v, const std::string& key) {
-  if (v.kind != Value::Kind::kWord && v.kind != Value::Kind::kNumber) Fail(v.where, Quote(key) + " must be a file name");
+  if (v.kind != Value::Kind::kWord && v.kind != Value::Kind::kNumber) {
+    Fail(v.where, Quote(key) + " must be a file name");
+  }
   std::filesystem::path path(v.text);
   if (path.is_relative()) path = std::filesystem::path(v.where.file).parent_path() / path;
   return path.string();
@@ -474,7 +476,9 @@ uint32_t G2Skew(BlockReader& r, const std::string& key, uint32_t sector_width) {
   const double given = NumberOf(p->value, Quote(key));
   const Param* units = r.Optional("Skew units");
   if (units != nullptr && units < p && SkewsInRevolutions(r, false)) {
-    if (!(given >= 0) || given >= INT_MAX) Fail(p->value.where, Quote(key) + " must be a non-negative number of revolutions");
+    if (!(given >= 0) || given >= INT_MAX) {
+      Fail(p->value.where, Quote(key) + " must be a non-negative number of revolutions");
+    }
     return DisksimAngle(given);
   }
   if (!(std::fabs(given) < INT_MAX)) Fail(p->value.where, Quote(key) + " is out of range");

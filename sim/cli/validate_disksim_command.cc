@@ -196,7 +196,9 @@ void AddValidateDisksimCommand(CLI::App& app) {
       "validate-disksim",
       "Replay a DiskSim validation trace through the HDD model built from the drive's DiskSim specs "
       "and compare with the service times measured on the real drive (mean error, demerit)");
-  cmd->add_option("parv", opt->parv_path, "DiskSim parameter file (.parv) naming the drive; FILE.parv#NAME for its disk NAME")->required();
+  cmd->add_option("parv", opt->parv_path,
+                  "DiskSim parameter file (.parv) naming the drive; FILE.parv#NAME for its disk NAME")
+      ->required();
   cmd->add_option("trace", opt->trace_path, "DiskSim validate trace (plain or gzip)")->required();
   cmd->add_flag("--json", opt->json, "Print the results as one JSON object");
   cmd->add_option("--per-request", opt->per_request_csv,
