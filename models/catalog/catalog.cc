@@ -318,9 +318,9 @@ DriveSpec ImportDisksim(const std::string& path) {
   spec.file = path;
   spec.description = "DiskSim drive " + path;
   // A spec of several disks: which one, and which there are.
-  if (imported.disks.find(", ") != std::string::npos) {
+  if (imported.disks.size() > 1) {
     spec.name += "#" + imported.disk;
-    spec.description += " (its disks: " + imported.disks + ")";
+    spec.description += " (its disks: " + DescribeDisks(imported.disks) + ")";
   }
   if (!imported.ignored.empty()) {
     spec.description += " (" + std::to_string(imported.ignored.size()) + " parameters not modelled)";

@@ -219,20 +219,18 @@ const Block& ResolveInstance(const libparam::ParamFile& spec, const TopologyNode
   Fail(node.where, "topology component " + Quote(node.name) + " is never instantiated");
 }
 
-// "disk0 (HP_C3323A), disk1 (...)": the topology's disks and the blocks they instantiate.
-std::string ListDisks(const libparam::ParamFile& spec, const std::vector<std::vector<const TopologyNode*>>& disks) {
-  std::string list;
-  for (const auto& path : disks) {
-    if (!list.empty()) list += ", ";
-    list += path.back()->name + " (" + ResolveInstance(spec, *path.back()).name + ")";
-  }
+// The topology's disks and the blocks they instantiate.
+std::vector<DisksimDisk> ListDisks(const libparam::ParamFile& spec,
+                                   const std::vector<std::vector<const TopologyNode*>>& disks) {
+  std::vector<DisksimDisk> list;
+  for (const auto& path : disks) list.push_back({path.back()->name, ResolveInstance(spec, *path.back()).name});
   return list;
 }
 
 // The disk called `disk_name`, or DiskSim's device 0 (the topology's first disk) when
 // the name is empty; a spec may hold disks of several kinds.
 DriveBlocks FindDrive(const libparam::ParamFile& spec, const std::string& parv_path, const std::string& disk_name,
-                      std::string* disk_list) {
+                      std::vector<DisksimDisk>* disk_list) {
   if (spec.topologies.empty()) throw InputError(parv_path + ": no topology, so no disk to import");
   if (spec.topologies.size() > 1) Fail(spec.topologies[1].where, "a second topology; only one disk is supported");
   std::vector<const TopologyNode*> path;
@@ -247,7 +245,8 @@ DriveBlocks FindDrive(const libparam::ParamFile& spec, const std::string& parv_p
   if (!disk_name.empty()) {
     chosen = std::find_if(disks.begin(), disks.end(), [&](const auto& p) { return p.back()->name == disk_name; });
     if (chosen == disks.end()) {
-      throw InputError(parv_path + ": no disk " + Quote(disk_name) + " in its topology; its disks: " + *disk_list);
+      throw InputError(parv_path + ": no disk " + Quote(disk_name) + " in its topology; its disks: " +
+                       DescribeDisks(*disk_list));
     }
   }
   DriveBlocks drive;
@@ -516,7 +515,9 @@ void ReadLayout(const Block& block, HddLayout* layout, IgnoredKeys* ignored) {
 
 // A file named by a key, relative to the file that names it (DiskSim's lp_cwd).
 std::string PathOf(const Value& v, const std::string& key) {
-  if (v.kind != Value::Kind::kWord && v.kind != Value::Kind::kNumber) Fail(v.where, Quote(key) + " must be a file name");
+  if (v.kind != Value::Kind::kWord && v.kind != Value::Kind::kNumber) {
+    Fail(v.where, Quote(key) + " must be a file name");
+  }
   std::filesystem::path path(v.text);
   if (path.is_relative()) path = std::filesystem::path(v.where.file).parent_path() / path;
   return path.string();
@@ -531,7 +532,9 @@ uint32_t G2Skew(BlockReader& r, const std::string& key, uint32_t sector_width) {
   const double given = NumberOf(p->value, Quote(key));
   const Param* units = r.Optional("Skew units");
   if (units != nullptr && units < p && SkewsInRevolutions(r, false)) {
-    if (!(given >= 0) || given >= INT_MAX) Fail(p->value.where, Quote(key) + " must be a non-negative number of revolutions");
+    if (!(given >= 0) || given >= INT_MAX) {
+      Fail(p->value.where, Quote(key) + " must be a non-negative number of revolutions");
+    }
     return DisksimAngle(given);
   }
   if (!(std::fabs(given) < INT_MAX)) Fail(p->value.where, Quote(key) + " is out of range");
@@ -810,6 +813,12 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, HddParams* params, Ignor
 }
 
 }  // namespace
+
+std::string DescribeDisks(const std::vector<DisksimDisk>& disks) {
+  std::string text;
+  for (const DisksimDisk& d : disks) text += (text.empty() ? "" : ", ") + d.name + " (" + d.block + ")";
+  return text;
+}
 
 DisksimImport ImportDisksimDrive(const std::string& spec_path) {
   // "FILE.parv#disk2" names a disk of the topology, unless a file has that whole name.

@@ -23,13 +23,19 @@
 
 namespace ziosim {
 
+// A disk of the spec's topology: its instance name and the disk block it instantiates.
+struct DisksimDisk {
+  std::string name;
+  std::string block;
+};
+
 struct DisksimImport {
   HddParams params;
   // One "file:line: key" per key present in the drive's blocks (disk, model, layout,
   // zones, mechanics, the disk's bus) that the model does not use, each key once.
   std::vector<std::string> ignored;
-  // The topology's disks as "disk0 (BLOCK), disk1 (BLOCK), ...", and the one read.
-  std::string disks;
+  // The topology's disks, in topology order, and the name of the one read.
+  std::vector<DisksimDisk> disks;
   std::string disk;
 };
 
@@ -39,6 +45,9 @@ struct DisksimImport {
 // been checked with HddParams::Validate(). Throws InputError; a NAME that is not one
 // of the topology's disks gives a one-line error that lists them.
 DisksimImport ImportDisksimDrive(const std::string& spec_path);
+
+// "disk0 (BLOCK), disk1 (BLOCK), ...".
+std::string DescribeDisks(const std::vector<DisksimDisk>& disks);
 
 }  // namespace ziosim
 

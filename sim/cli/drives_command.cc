@@ -1,5 +1,6 @@
 // `ziosim drives [--json]`: the drive catalog, one line per drive, with the
 // headline figures and how many of each drive's figures are sourced or estimated.
+// `ziosim drives disksim:FILE.parv`: the disks of a DiskSim spec instead.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -9,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "models/catalog/catalog.h"
+#include "models/disksim/disksim_import.h"
+#include "sim/core/status.h"
 #include "sim/cli/commands.h"
 
 namespace ziosim::cli {
@@ -16,6 +19,7 @@ namespace {
 
 struct DrivesOptions {
   bool json = false;
+  std::string spec;  // disksim:FILE.parv, or empty for the catalog
 };
 
 double Figure(const DriveSpec& d, std::string_view key) {
@@ -88,7 +92,27 @@ void PrintTable(const std::vector<DriveSpec>& drives) {
               "or the drive's file in %s.\n", CatalogDir().c_str());
 }
 
+// The disks of a DiskSim spec, and which one `disksim:FILE` reads.
+void PrintDisksimDisks(const std::string& spec, bool json) {
+  constexpr std::string_view kPrefix = "disksim:";
+  if (!spec.starts_with(kPrefix)) throw InputError("drives: \"" + spec + "\" is not disksim:FILE.parv");
+  const DisksimImport imported = ImportDisksimDrive(spec.substr(kPrefix.size()));
+  const std::string& path = imported.params.source;  // the file, without #NAME
+  if (json) {
+    nlohmann::json disks = nlohmann::json::array();
+    for (const DisksimDisk& d : imported.disks) disks.push_back({{"name", d.name}, {"block", d.block}});
+    std::cout << nlohmann::json{{"file", path}, {"disks", disks}, {"read", imported.disk}}.dump(2) << "\n";
+    return;
+  }
+  std::printf("%s: disks %s\n", path.c_str(), DescribeDisks(imported.disks).c_str());
+  std::printf("%s reads %s (DiskSim's device 0 unless #NAME names another)\n", spec.c_str(), imported.disk.c_str());
+}
+
 void RunDrives(const DrivesOptions& opt) {
+  if (!opt.spec.empty()) {
+    PrintDisksimDisks(opt.spec, opt.json);
+    return;
+  }
   const std::vector<DriveSpec> drives = CatalogDrives();
   if (opt.json) {
     nlohmann::json all = nlohmann::json::array();
@@ -105,6 +129,7 @@ void AddDrivesCommand(CLI::App& app) {
   auto opt = std::make_shared<DrivesOptions>();
   CLI::App* cmd = app.add_subcommand("drives", "List the drive catalog");
   cmd->add_flag("--json", opt->json, "Print the catalog as a JSON array, with every figure's provenance");
+  cmd->add_option("spec", opt->spec, "disksim:FILE.parv: list the disks of this DiskSim spec instead");
   cmd->callback([opt] { RunDrives(*opt); });
 }
 

@@ -173,8 +173,8 @@ void RunValidate(const ValidateOptions& opt) {
   // Reported once the trace has been read, so that a malformed trace is
   // reported alone, not after a page of import diagnostics.
   ReportIgnoredKeys(drive.ignored, opt.verbose);
-  if (drive.disks.find(", ") != std::string::npos) {
-    std::cerr << "disk " << drive.disk << " of " << drive.disks << " (PARV#NAME reads another)\n";
+  if (drive.disks.size() > 1) {
+    std::cerr << "disk " << drive.disk << " of " << DescribeDisks(drive.disks) << " (PARV#NAME reads another)\n";
   }
 
   if (opt.calibrate) {
@@ -196,7 +196,9 @@ void AddValidateDisksimCommand(CLI::App& app) {
       "validate-disksim",
       "Replay a DiskSim validation trace through the HDD model built from the drive's DiskSim specs "
       "and compare with the service times measured on the real drive (mean error, demerit)");
-  cmd->add_option("parv", opt->parv_path, "DiskSim parameter file (.parv) naming the drive; FILE.parv#NAME for its disk NAME")->required();
+  cmd->add_option("parv", opt->parv_path,
+                  "DiskSim parameter file (.parv) naming the drive; FILE.parv#NAME for its disk NAME")
+      ->required();
   cmd->add_option("trace", opt->trace_path, "DiskSim validate trace (plain or gzip)")->required();
   cmd->add_flag("--json", opt->json, "Print the results as one JSON object");
   cmd->add_option("--per-request", opt->per_request_csv,

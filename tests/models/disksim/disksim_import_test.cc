@@ -570,7 +570,8 @@ TEST(DisksimImportTest, NamesOneDiskOfSeveralKinds) {
   drive.Replace("t.diskspecs", "disksim_disk D {", e + "\ndisksim_disk D {");
   const DisksimImport first = drive.Import();
   EXPECT_EQ(first.params.name, "D");
-  EXPECT_EQ(first.disks, "disk0 (D), disk1 (E)");
+  EXPECT_EQ(DescribeDisks(first.disks), "disk0 (D), disk1 (E)");
+  EXPECT_EQ(first.disk, "disk0");
   EXPECT_EQ(drive.Import("#disk1").params.name, "E");
   EXPECT_NE(drive.Import("#disk1").params.queue_depth, first.params.queue_depth);
   EXPECT_EQ(drive.Import("#disk0").params.name, "D");
@@ -589,10 +590,12 @@ TEST(DisksimImportTest, ExplicitLayoutErrorsNameFileAndLine) {
   auto g4 = [](SyntheticDrive& drive, const std::string& tables) {
     drive.Replace("t.model", "Block count = 1,", "Block count = 60,");
     const std::string g1 = std::string(kModel).substr(std::string(kModel).find("Layout Model"));
-    drive.Replace("t.model", g1.substr(0, g1.find("Mechanical Model")), "Layout Model = dm_layout_g4 {\n" + tables + "},\n   ");
+    drive.Replace("t.model", g1.substr(0, g1.find("Mechanical Model")),
+                  "Layout Model = dm_layout_g4 {\n" + tables + "},\n   ");
   };
   const std::string tp = "TP = [ 0, 19, 20 ],\n";
-  const std::string idx = "IDX = [ [ 0, 0, 0.0, 20, 1, 0.0, 20, 1, TRACK, 0, 0,\n 20, 0, 0.5, 20, 1, 0.0, 20, 1, TRACK, 0, 1 ],\n"
+  const std::string idx = "IDX = [ [ 0, 0, 0.0, 20, 1, 0.0, 20, 1, TRACK, 0, 0,\n"
+                          " 20, 0, 0.5, 20, 1, 0.0, 20, 1, TRACK, 0, 1 ],\n"
                           "[ 0, 0, 0.0, 40, 1, 0.25, 4000, 100, IDX, 0 ] ],\n";
   {
     SyntheticDrive drive;
@@ -665,7 +668,8 @@ TEST(DisksimImportTest, G2MapFileErrorsNameTheMapFile) {
     drive.Replace("t.model", "Block count = 1,", "Block count = 40,");
     const std::string g1 = std::string(kModel).substr(std::string(kModel).find("Layout Model"));
     drive.Replace("t.model", g1.substr(0, g1.find("Mechanical Model")),
-                  "Layout Model = dm_layout_g2 {\n Layout Map File = " + map_file + ",\n Zones = [ dm_layout_g2_zone {\n"
+                  "Layout Model = dm_layout_g2 {\n Layout Map File = " + map_file +
+                      ",\n Zones = [ dm_layout_g2_zone {\n"
                   " First cylinder number = 0, Last cylinder number = 99, First LBN = 0, Last LBN = 3999,\n"
                   " Blocks per track = 20, Skew for track switch = 2 } ]\n},\n   ");
   };

@@ -1,5 +1,7 @@
 // `ziosim drives` reports, for each catalog drive, how many of its figures its
 // file sources and how many it estimates.
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -56,6 +58,35 @@ TEST(DrivesCliTest, TableShowsSourcedOfAllFigures) {
               std::to_string(file.Sourced()) + "/" + std::to_string(file.figures.size()))
         << run.out;
   }
+}
+
+// `ziosim drives disksim:FILE.parv` lists a spec's disks: here the importer's one-file
+// g4 seed with a second disk of another kind (a copy of its disk block, renamed).
+TEST(DrivesCliTest, ListsTheDisksOfADisksimSpec) {
+  SKIP_WITHOUT_CLI();
+  std::ifstream in(std::string(ZIOSIM_CATALOG_DIR) + "/../../fuzz/corpus/disksim_import/one_file_g4.disksim");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t from = text.find("disksim_disk D {"), to = text.find("instantiate [ bus0 ]");
+  ASSERT_NE(to, std::string::npos);
+  std::string e = text.substr(from, to - from);
+  e.replace(0, 16, "disksim_disk E {");
+  e.replace(e.find("dm_disk M {"), 11, "dm_disk N {");
+  text.insert(to, e);
+  text.replace(text.find("instantiate [ disk0 ] as D"), 26, "instantiate [ disk0 ] as D\ninstantiate [ disk1 ] as E");
+  text.replace(text.find("disksim_disk disk0 []"), 21, "disksim_disk disk0 [], disksim_disk disk1 []");
+  const ziosim::testing::TempPath spec("two_kinds.parv", text);
+  const CliRun json = RunCli("drives --json disksim:" + spec.str());
+  ASSERT_EQ(json.status, 0) << json.err;
+  const nlohmann::json j = nlohmann::json::parse(json.out);
+  EXPECT_EQ(j["read"], "disk0");
+  ASSERT_EQ(j["disks"].size(), 2u);
+  EXPECT_EQ(j["disks"][1]["name"], "disk1");
+  EXPECT_EQ(j["disks"][1]["block"], "E");
+  const CliRun second = RunCli("drives disksim:" + spec.str() + "#disk1");
+  ASSERT_EQ(second.status, 0) << second.err;
+  EXPECT_EQ(second.out, spec.str() + ": disks disk0 (D), disk1 (E)\ndisksim:" + spec.str() +
+                            "#disk1 reads disk1 (DiskSim's device 0 unless #NAME names another)\n");
+  EXPECT_EQ(RunCli("drives wd-re4-1tb").status, 2);
 }
 
 }  // namespace
