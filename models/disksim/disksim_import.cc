@@ -272,8 +272,13 @@ void CheckHost(const Block& block) {
   if (block.type == "disksim_iodriver") {
     r.Unmodelled("Constant access time", 0, "simulates the device instead of a constant access time");
   } else if (block.type == "disksim_ctlr") {
-    r.Unmodelled("type", 1, "passes requests through the controller unchanged: controller type");
-    r.Unmodelled("Scale for delays", 0, "charges nothing for controller messages: scale");
+    // DiskSim's type 2 (a 53C700-like controller, 0.5 ms x scale per message; it aborts
+    // DiskSim's own validation runs) and type 3 (a caching controller, as in synthcachemem)
+    // are controllers of their own; type 1 passes messages on after 1 ms x scale each
+    // (disksim_ctlrdumb.c, PASSTHRU_DELAY).
+    r.Unmodelled("type", 1, "passes requests through the controller unchanged (types 2 and 3 are controller "
+                            "models): controller type");
+    r.Unmodelled("Scale for delays", 0, "charges nothing for messages through the controller: scale");
   }
 }
 

@@ -546,8 +546,16 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
     drive.Replace("t.parv", "Scale for delays = 0.0", "Scale for delays = 1.0");
     EXPECT_EQ(drive.ErrorOfImport(),
               drive.Where("t.parv", "Scale for delays") +
-                  ": 'Scale for delays' = 1.0 is not supported: the model charges nothing for controller messages: "
-                  "scale (0)");
+                  ": 'Scale for delays' = 1.0 is not supported: the model charges nothing for messages through the "
+                  "controller: scale (0)");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.parv", "disksim_ctlr CTLR0 { type = 1", "disksim_ctlr CTLR0 { type = 3");
+    EXPECT_EQ(drive.ErrorOfImport(),
+              drive.Where("t.parv", "disksim_ctlr") +
+                  ": 'type' = 3 is not supported: the model passes requests through the controller unchanged (types 2 "
+                  "and 3 are controller models): controller type (1)");
   }
   {
     SyntheticDrive drive;
