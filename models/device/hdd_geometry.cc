@@ -450,24 +450,32 @@ int64_t HddGeometry::FirstLbnOnTrack(int64_t lbn) const {
 
 int HddGeometry::SectorsPerTrack(int cylinder) const { return ZoneForCylinder(cylinder).sectors_per_track; }
 
-double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const {
+bool HddGeometry::WholeSectorAngles(const ZoneInfo& z) {
+  return z.offset_sectors == 0 && z.track_skew_fraction == 0 && z.cylinder_skew_fraction == 0;
+}
+
+int64_t HddGeometry::TrackRotation(const ZoneInfo& z, int cylinder, int head) const {
   const int64_t spt = z.sectors_per_track;
-  const int64_t c = a.cylinder - z.first_cylinder;
+  const int64_t c = cylinder - z.first_cylinder;
   // A step to the next track in LBN order adds a track skew; a step to the next cylinder
   // adds the cylinder skew instead, so cylinder c starts (S-1)*c track skews + c cylinder
   // skews on. Schemes 2-6 also rotate a track by one sector per slip on earlier cylinders
   // (earlier tracks for 3).
-  const int64_t track = Surface(z, a.cylinder, a.head);  // the order is its own inverse
+  const int64_t track = Surface(z, cylinder, head);  // the order is its own inverse
   int64_t skew = (track + (surfaces_ - 1) * c) * z.track_skew + c * z.cylinder_skew;
   if (!z.slips.empty() && SlipsShiftSkew(sparing_)) {
     const int64_t tracks_before = c * surfaces_ + (sparing_ == SparingScheme::kSectorsPerTrack ? track : 0);
     skew += std::lower_bound(z.slips.begin(), z.slips.end(), tracks_before * spt) - z.slips.begin();
   }
-  const int64_t whole = ((skew + a.sector) % spt + spt) % spt;
-  // Skews and offset in whole sectors (most drives'): the fmods below would give `whole`.
-  if (z.offset_sectors == 0 && z.track_skew_fraction == 0 && z.cylinder_skew_fraction == 0) {
-    return static_cast<double>(whole);
-  }
+  return (skew % spt + spt) % spt;
+}
+
+double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const {
+  const int64_t spt = z.sectors_per_track;
+  const int64_t whole = ((TrackRotation(z, a.cylinder, a.head) + a.sector) % spt + spt) % spt;
+  if (WholeSectorAngles(z)) return static_cast<double>(whole);  // the fmods below would give `whole`
+  const int64_t c = a.cylinder - z.first_cylinder;
+  const int64_t track = Surface(z, a.cylinder, a.head);
   double fraction = 0;  // only skews given in revolutions have one
   if (z.track_skew_fraction != 0 || z.cylinder_skew_fraction != 0) {
     fraction = std::fmod(static_cast<double>(track + (surfaces_ - 1) * c) * z.track_skew_fraction +
@@ -481,7 +489,13 @@ double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) 
 
 int HddGeometry::AngleSlot(const PhysicalAddress& a) const {
   const ZoneInfo& z = ZoneForCylinder(a.cylinder);
-  return std::min(static_cast<int>(SectorPosition(z, a)), z.sectors_per_track - 1);
+  if (!WholeSectorAngles(z)) return std::min(static_cast<int>(SectorPosition(z, a)), z.sectors_per_track - 1);
+  // The slot is the sector's position (SectorPosition), whole and below spt.
+  if (a.cylinder != rotation_memo_.cylinder || a.head != rotation_memo_.head) {
+    rotation_memo_ = {a.cylinder, a.head, TrackRotation(z, a.cylinder, a.head)};
+  }
+  const int64_t spt = z.sectors_per_track;
+  return static_cast<int>(((rotation_memo_.sectors + a.sector) % spt + spt) % spt);
 }
 
 double HddGeometry::StartAngle(const PhysicalAddress& a) const {

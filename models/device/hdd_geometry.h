@@ -4,7 +4,8 @@
 // physical sector starts (track and cylinder skew). Follows DiskSim's
 // dm_layout_g1, every mapping and sparing scheme, so that DiskSim drive specs
 // map as DiskSim maps them. Immutable after construction, but for the zone look-up
-// hints and the memo of recent runs: one geometry serves one thread (its drive's).
+// hints and the memos of recent runs and track rotations: one geometry serves one
+// thread (its drive's).
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 
@@ -139,6 +140,11 @@ class HddGeometry {
   TrackRun LongestRun(int64_t lbn) const;
   // Where sector `a` starts, in sector widths from the index mark: [0, spt).
   double SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const;
+  // Whole sectors from the index mark to the start of sector 0 of the track of
+  // (cylinder, head), skews and slips included, offsets and fractions not: [0, spt).
+  int64_t TrackRotation(const ZoneInfo& z, int cylinder, int head) const;
+  // True if the zone's skews and offset are whole sectors: positions are then whole.
+  static bool WholeSectorAngles(const ZoneInfo& z);
 
   std::vector<ZoneInfo> zones_;
   std::vector<int64_t> zone_first_lbn_;  // zones_[i].first_lbn, for binary search
@@ -146,6 +152,14 @@ class HddGeometry {
   mutable size_t lbn_hint_ = 0;       // the zone of the last ZoneForLbn
   mutable size_t cylinder_hint_ = 0;  // the zone of the last ZoneForCylinder
   mutable std::array<RunMemo, kRunMemos> run_memo_{};
+  // TrackRotation of the track AngleSlot saw last: the next command's first
+  // track is often the read-ahead's, positioned (and its angle found) before.
+  struct RotationMemo {
+    int cylinder = -1;
+    int head = -1;
+    int64_t sectors = 0;
+  };
+  mutable RotationMemo rotation_memo_;
   mutable size_t run_memo_next_ = 0;  // the entry to replace next (round robin)
   int64_t total_blocks_ = 0;
   int surfaces_ = 0;
