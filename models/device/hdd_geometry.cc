@@ -487,15 +487,17 @@ double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) 
   return position < 0 ? position + static_cast<double>(spt) : position;
 }
 
-int HddGeometry::AngleSlot(const PhysicalAddress& a) const {
+int HddGeometry::AngleSlot(const PhysicalAddress& a) const { return AngleSlotOnTrack(a).slot; }
+
+HddGeometry::SectorSlot HddGeometry::AngleSlotOnTrack(const PhysicalAddress& a) const {
   const ZoneInfo& z = ZoneForCylinder(a.cylinder);
-  if (!WholeSectorAngles(z)) return std::min(static_cast<int>(SectorPosition(z, a)), z.sectors_per_track - 1);
+  const int spt = z.sectors_per_track;
+  if (!WholeSectorAngles(z)) return {std::min(static_cast<int>(SectorPosition(z, a)), spt - 1), spt};
   // The slot is the sector's position (SectorPosition), whole and below spt.
   if (a.cylinder != rotation_memo_.cylinder || a.head != rotation_memo_.head) {
     rotation_memo_ = {a.cylinder, a.head, TrackRotation(z, a.cylinder, a.head)};
   }
-  const int64_t spt = z.sectors_per_track;
-  return static_cast<int>(((rotation_memo_.sectors + a.sector) % spt + spt) % spt);
+  return {static_cast<int>(((rotation_memo_.sectors + a.sector) % spt + spt) % spt), spt};
 }
 
 double HddGeometry::StartAngle(const PhysicalAddress& a) const {

@@ -56,6 +56,13 @@ class HddGeometry {
   // Index (0 .. spt-1) of the angular slot where physical sector `a` starts; slot k
   // spans [k/spt, (k+1)/spt) of a revolution, angle 0 being the platter's index mark.
   int AngleSlot(const PhysicalAddress& a) const;
+  // AngleSlot(a) and SectorsPerTrack(a.cylinder) with one zone look-up, for the
+  // rotational wait every access computes.
+  struct SectorSlot {
+    int slot = 0;
+    int sectors_per_track = 0;
+  };
+  SectorSlot AngleSlotOnTrack(const PhysicalAddress& a) const;
   // The same as a fraction of a revolution in [0, 1), including a fractional zone offset.
   double StartAngle(const PhysicalAddress& a) const;
 
