@@ -337,8 +337,57 @@ PhysicalAddress HddGeometry::AddressOfTrack(const ZoneInfo& z, int64_t track, in
   return {cylinder, Surface(z, cylinder, static_cast<int>(track % surfaces_)), sector};
 }
 
+const HddGeometry::RunMemo* HddGeometry::FindRun(int64_t lbn) const {
+  for (const RunMemo& m : run_memo_) {
+    if (lbn >= m.first_lbn && lbn < m.end_lbn) return &m;
+  }
+  return nullptr;
+}
+
+TrackRun HddGeometry::LongestRun(int64_t lbn) const {
+  if (const RunMemo* m = FindRun(lbn)) {
+    const int64_t k = lbn - m->first_lbn;
+    const int64_t n = m->end_lbn - lbn;
+    return {{m->start.cylinder, m->start.head, m->start.sector + static_cast<int>(k)}, n, n};
+  }
+  const TrackRun run = ComputeRun(lbn, total_blocks_ - lbn);
+  if (run.blocks == run.physical_span) {
+    run_memo_[run_memo_next_] = {lbn, lbn + run.blocks, run.start};
+    run_memo_next_ = (run_memo_next_ + 1) % kRunMemos;
+  }
+  return run;
+}
+
+// A run's first sector is where its first LBN maps.
 PhysicalAddress HddGeometry::Map(int64_t lbn) const {
   assert(lbn >= 0 && lbn < total_blocks_);
+  return LongestRun(lbn).start;
+}
+
+TrackRun HddGeometry::RunOnTrack(int64_t lbn, int64_t max_blocks) const {
+  if (max_blocks <= 0 || lbn >= total_blocks_) return ComputeRun(lbn, max_blocks);
+  // A shorter run without slips is the longest one cut short; with slips inside,
+  // its span depends on where it stops.
+  const TrackRun longest = LongestRun(lbn);
+  if (max_blocks >= longest.blocks) return longest;
+  if (longest.blocks != longest.physical_span) return ComputeRun(lbn, max_blocks);
+  return {longest.start, max_blocks, max_blocks};
+}
+
+TrackRun HddGeometry::ComputeRun(int64_t lbn, int64_t max_blocks) const {
+  const ZoneInfo& z = ZoneForLbn(lbn);
+  const int64_t limit = std::min(max_blocks, z.first_lbn + z.blocks - lbn);
+  if (limit <= 0) return {lbn < total_blocks_ ? MapUnit(lbn) : PhysicalAddress{}, 0, 0};
+  if (family_ == Family::kPlain || family_ == Family::kTracks) {
+    // Slips and spares come in whole tracks: the rest of the track is all LBNs.
+    const int64_t x = lbn - z.first_lbn + z.front_sectors;
+    const int64_t n = std::min<int64_t>(limit, z.sectors_per_track - x % z.sectors_per_track);
+    return {MapUnit(lbn), n, n};
+  }
+  return SectorRun(z, lbn, limit);
+}
+
+PhysicalAddress HddGeometry::MapUnit(int64_t lbn) const {
   const ZoneInfo& z = ZoneForLbn(lbn);
   const int64_t x = lbn - z.first_lbn + z.front_sectors;
   if (family_ == Family::kTracks) {
@@ -346,19 +395,6 @@ PhysicalAddress HddGeometry::Map(int64_t lbn) const {
     return AddressOfTrack(z, Remap(z, PhysicalUnit(z, x / spt)), static_cast<int>(x % spt));
   }
   return AddressOfSector(z, Remap(z, PhysicalUnit(z, x)));
-}
-
-TrackRun HddGeometry::RunOnTrack(int64_t lbn, int64_t max_blocks) const {
-  const ZoneInfo& z = ZoneForLbn(lbn);
-  const int64_t limit = std::min(max_blocks, z.first_lbn + z.blocks - lbn);
-  if (limit <= 0) return {lbn < total_blocks_ ? Map(lbn) : PhysicalAddress{}, 0, 0};
-  if (family_ == Family::kPlain || family_ == Family::kTracks) {
-    // Slips and spares come in whole tracks: the rest of the track is all LBNs.
-    const int64_t x = lbn - z.first_lbn + z.front_sectors;
-    const int64_t n = std::min<int64_t>(limit, z.sectors_per_track - x % z.sectors_per_track);
-    return {Map(lbn), n, n};
-  }
-  return SectorRun(z, lbn, limit);
 }
 
 TrackRun HddGeometry::SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) const {
@@ -414,20 +450,32 @@ int64_t HddGeometry::FirstLbnOnTrack(int64_t lbn) const {
 
 int HddGeometry::SectorsPerTrack(int cylinder) const { return ZoneForCylinder(cylinder).sectors_per_track; }
 
-double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const {
+bool HddGeometry::WholeSectorAngles(const ZoneInfo& z) {
+  return z.offset_sectors == 0 && z.track_skew_fraction == 0 && z.cylinder_skew_fraction == 0;
+}
+
+int64_t HddGeometry::TrackRotation(const ZoneInfo& z, int cylinder, int head) const {
   const int64_t spt = z.sectors_per_track;
-  const int64_t c = a.cylinder - z.first_cylinder;
+  const int64_t c = cylinder - z.first_cylinder;
   // A step to the next track in LBN order adds a track skew; a step to the next cylinder
   // adds the cylinder skew instead, so cylinder c starts (S-1)*c track skews + c cylinder
   // skews on. Schemes 2-6 also rotate a track by one sector per slip on earlier cylinders
   // (earlier tracks for 3).
-  const int64_t track = Surface(z, a.cylinder, a.head);  // the order is its own inverse
+  const int64_t track = Surface(z, cylinder, head);  // the order is its own inverse
   int64_t skew = (track + (surfaces_ - 1) * c) * z.track_skew + c * z.cylinder_skew;
   if (!z.slips.empty() && SlipsShiftSkew(sparing_)) {
     const int64_t tracks_before = c * surfaces_ + (sparing_ == SparingScheme::kSectorsPerTrack ? track : 0);
     skew += std::lower_bound(z.slips.begin(), z.slips.end(), tracks_before * spt) - z.slips.begin();
   }
-  const int64_t whole = ((skew + a.sector) % spt + spt) % spt;
+  return (skew % spt + spt) % spt;
+}
+
+double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const {
+  const int64_t spt = z.sectors_per_track;
+  const int64_t whole = ((TrackRotation(z, a.cylinder, a.head) + a.sector) % spt + spt) % spt;
+  if (WholeSectorAngles(z)) return static_cast<double>(whole);  // the fmods below would give `whole`
+  const int64_t c = a.cylinder - z.first_cylinder;
+  const int64_t track = Surface(z, a.cylinder, a.head);
   double fraction = 0;  // only skews given in revolutions have one
   if (z.track_skew_fraction != 0 || z.cylinder_skew_fraction != 0) {
     fraction = std::fmod(static_cast<double>(track + (surfaces_ - 1) * c) * z.track_skew_fraction +
@@ -439,9 +487,17 @@ double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) 
   return position < 0 ? position + static_cast<double>(spt) : position;
 }
 
-int HddGeometry::AngleSlot(const PhysicalAddress& a) const {
+int HddGeometry::AngleSlot(const PhysicalAddress& a) const { return AngleSlotOnTrack(a).slot; }
+
+HddGeometry::SectorSlot HddGeometry::AngleSlotOnTrack(const PhysicalAddress& a) const {
   const ZoneInfo& z = ZoneForCylinder(a.cylinder);
-  return std::min(static_cast<int>(SectorPosition(z, a)), z.sectors_per_track - 1);
+  const int spt = z.sectors_per_track;
+  if (!WholeSectorAngles(z)) return {std::min(static_cast<int>(SectorPosition(z, a)), spt - 1), spt};
+  // The slot is the sector's position (SectorPosition), whole and below spt.
+  if (a.cylinder != rotation_memo_.cylinder || a.head != rotation_memo_.head) {
+    rotation_memo_ = {a.cylinder, a.head, TrackRotation(z, a.cylinder, a.head)};
+  }
+  return {static_cast<int>(((rotation_memo_.sectors + a.sector) % spt + spt) % spt), spt};
 }
 
 double HddGeometry::StartAngle(const PhysicalAddress& a) const {

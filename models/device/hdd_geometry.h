@@ -4,10 +4,12 @@
 // physical sector starts (track and cylinder skew). Follows DiskSim's
 // dm_layout_g1, every mapping and sparing scheme, so that DiskSim drive specs
 // map as DiskSim maps them. Immutable after construction, but for the zone look-up
-// hints: one geometry serves one thread (its drive's).
+// hints and the memos of recent runs and track rotations: one geometry serves one
+// thread (its drive's).
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -41,6 +43,8 @@ class HddGeometry final : public HddMap {
   // Index (0 .. spt-1) of the angular slot where physical sector `a` starts; slot k
   // spans [k/spt, (k+1)/spt) of a revolution, angle 0 being the platter's index mark.
   int AngleSlot(const PhysicalAddress& a) const override;
+  // AngleSlot and SectorsPerTrack with one zone look-up.
+  SectorSlot AngleSlotOnTrack(const PhysicalAddress& a) const override;
   // The same as a fraction of a revolution in [0, 1), including a fractional zone offset.
   double StartAngle(const PhysicalAddress& a) const override;
 
@@ -82,6 +86,20 @@ class HddGeometry final : public HddMap {
     std::vector<std::pair<int64_t, int64_t>> defects;  // (defective, replacement), by defective
   };
 
+  // A command maps the same few tracks several times over (its first block, each
+  // track it crosses, the read-ahead's next block, the next command's read-ahead
+  // replay), so the last runs found are remembered. An entry holds the LBNs
+  // [first_lbn, end_lbn) of a run from first_lbn to the end of its stretch (track,
+  // period, zone, or a remapped sector) with no slip inside: LBN first_lbn + k
+  // sits k sectors after `start`, and the run from it is the rest of the entry's,
+  // exactly what Map and RunOnTrack compute without the memo.
+  struct RunMemo {
+    int64_t first_lbn = 0;
+    int64_t end_lbn = 0;  // empty until filled
+    PhysicalAddress start;
+  };
+  static constexpr size_t kRunMemos = 4;
+
   // Checks `zone` (the index-th) against the layout and precomputes its ZoneInfo.
   ZoneInfo MakeZone(const HddZone& zone, size_t index, int64_t first_lbn) const;
   // Checks the slips and defects of `zone` and stores them in `z`.
@@ -100,15 +118,38 @@ class HddGeometry final : public HddMap {
   int Surface(const ZoneInfo& z, int cylinder, int track) const;
   PhysicalAddress AddressOfSector(const ZoneInfo& z, int64_t sector) const;
   PhysicalAddress AddressOfTrack(const ZoneInfo& z, int64_t track, int sector) const;
+  // Map and RunOnTrack without the memo.
+  PhysicalAddress MapUnit(int64_t lbn) const;
+  TrackRun ComputeRun(int64_t lbn, int64_t max_blocks) const;
   TrackRun SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) const;
+  // The memo entry whose run holds `lbn`, or null.
+  const RunMemo* FindRun(int64_t lbn) const;
+  // The run from `lbn` to the end of its stretch, remembered if it has no slip
+  // inside. REQUIRES: 0 <= lbn < total_blocks().
+  TrackRun LongestRun(int64_t lbn) const;
   // Where sector `a` starts, in sector widths from the index mark: [0, spt).
   double SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const;
+  // Whole sectors from the index mark to the start of sector 0 of the track of
+  // (cylinder, head), skews and slips included, offsets and fractions not: [0, spt).
+  int64_t TrackRotation(const ZoneInfo& z, int cylinder, int head) const;
+  // True if the zone's skews and offset are whole sectors: positions are then whole.
+  static bool WholeSectorAngles(const ZoneInfo& z);
 
   std::vector<ZoneInfo> zones_;
   std::vector<int64_t> zone_first_lbn_;  // zones_[i].first_lbn, for binary search
   std::vector<int> zone_first_cylinder_;
   mutable size_t lbn_hint_ = 0;       // the zone of the last ZoneForLbn
   mutable size_t cylinder_hint_ = 0;  // the zone of the last ZoneForCylinder
+  mutable std::array<RunMemo, kRunMemos> run_memo_{};
+  // TrackRotation of the track AngleSlot saw last: the next command's first
+  // track is often the read-ahead's, positioned (and its angle found) before.
+  struct RotationMemo {
+    int cylinder = -1;
+    int head = -1;
+    int64_t sectors = 0;
+  };
+  mutable RotationMemo rotation_memo_;
+  mutable size_t run_memo_next_ = 0;  // the entry to replace next (round robin)
   int64_t total_blocks_ = 0;
   int surfaces_ = 0;
   int cylinders_ = 0;

@@ -47,6 +47,15 @@ class HddMap {
   // Index (0 .. spt-1) of the angular slot where physical sector `a` starts; slot k
   // spans [k/spt, (k+1)/spt) of a revolution, angle 0 being the platter's index mark.
   virtual int AngleSlot(const PhysicalAddress& a) const = 0;
+  // AngleSlot(a) and SectorsPerTrack(a.cylinder) at once, for the rotational wait
+  // every access computes: a map that finds both with one look-up says so here.
+  struct SectorSlot {
+    int slot = 0;
+    int sectors_per_track = 0;
+  };
+  virtual SectorSlot AngleSlotOnTrack(const PhysicalAddress& a) const {
+    return {AngleSlot(a), SectorsPerTrack(a.cylinder)};
+  }
   // The same as a fraction of a revolution in [0, 1).
   virtual double StartAngle(const PhysicalAddress& a) const = 0;
 };

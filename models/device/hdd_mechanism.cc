@@ -21,8 +21,8 @@ int64_t HddMechanism::PositionPs(const PhysicalAddress& to, bool is_write) const
 }
 
 int64_t HddMechanism::RotationalWaitPs(int64_t t_ps, const PhysicalAddress& a) const {
-  const int spt = geometry_.SectorsPerTrack(a.cylinder);
-  const int64_t target = static_cast<int64_t>(geometry_.AngleSlot(a)) * period_ps_ / spt;
+  const HddMap::SectorSlot s = geometry_.AngleSlotOnTrack(a);
+  const int64_t target = static_cast<int64_t>(s.slot) * period_ps_ / s.sectors_per_track;
   int64_t wait = target - t_ps % period_ps_;
   if (wait < 0) wait += period_ps_;
   return wait;

@@ -1,8 +1,11 @@
 #include "sim/trace/disksim_validate_trace.h"
 
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
+#include <cstring>
 #include <limits>
 
 #include "sim/core/status.h"
@@ -28,29 +31,73 @@ std::string_view NextToken(std::string_view& rest) {
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+constexpr std::array<uint64_t, 9> kPowersOfTenInt = {1,      10,      100,      1000,     10000,
+                                                     100000, 1000000, 10000000, 100000000};
+
+// The number written by eight digit values, the first (most significant) in the
+// lowest byte: pairs, then fours, then all eight combined by three multiplies.
+uint64_t EightDigitsValue(uint64_t d) {
+  d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FF;
+  d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFF;
+  return (d * 10000 + (d >> 32)) & 0xFFFFFFFF;
+}
+
+// Appends the digits from `p` on to `v` (v = 10 v + digit for each, modulo 2^64)
+// and returns how many there were. On little-endian hosts eight bytes are tested
+// and combined at once while the line holds eight more: XOR with '0' turns digits
+// into 0..9 and adding 0x76 sets a byte's top bit for anything else (a carry only
+// leaves a byte that is not a digit, so the first such byte is always found).
+ptrdiff_t AppendDigits(const char* p, const char* end, uint64_t& v) {
+  const char* const from = p;
+  if constexpr (std::endian::native == std::endian::little) {
+    while (end - p >= 8) {
+      uint64_t chunk = 0;
+      std::memcpy(&chunk, p, sizeof chunk);
+      const uint64_t x = chunk ^ 0x3030303030303030;
+      const uint64_t other = (x | (x + 0x7676767676767676)) & 0x8080808080808080;
+      const int n = other == 0 ? 8 : std::countr_zero(other) / 8;
+      if (n == 0) return p - from;
+      // The n digits moved to the top bytes: the bottom ones become leading zeros.
+      v = v * kPowersOfTenInt[static_cast<size_t>(n)] + EightDigitsValue(x << (8 * (8 - n)));
+      p += n;
+      if (n < 8) return p - from;
+    }
+  }
+  for (; p != end && IsDigit(*p); ++p) v = v * 10 + static_cast<uint64_t>(*p - '0');
+  return p - from;
+}
+
 // The traces' own number format, DIGITS or DIGITS.DIGITS with at most 19
-// digits in all: sets `digits` (the digits without the point, which cannot
-// overflow 64 bits) and `decimals` (how many follow the point), so that the
-// value is exactly digits / 10^decimals. False for any other text (signs,
-// exponents, "inf", ".5", "5."), which the general parsers handle.
-bool ScanFixedPoint(std::string_view t, uint64_t& digits, int& decimals) {
+// digits in all, read from `p` on: sets `digits` (the digits without the point,
+// which cannot overflow 64 bits) and `decimals` (how many follow the point), so
+// that the value is exactly digits / 10^decimals, and leaves `p` after the
+// number. False if there is no number in that form there (signs, exponents,
+// "inf", ".5", "5."), which the general parsers handle.
+bool ScanFixedPointAt(const char*& p, const char* end, uint64_t& digits, int& decimals) {
   uint64_t v = 0;  // may wrap on too many digits; then rejected below
-  size_t i = 0;
-  for (; i < t.size() && IsDigit(t[i]); ++i) v = v * 10 + static_cast<uint64_t>(t[i] - '0');
-  const size_t integer_digits = i;
+  const char* i = p;
+  const ptrdiff_t integer_digits = AppendDigits(i, end, v);
   if (integer_digits == 0) return false;
-  size_t fraction_digits = 0;
-  if (i < t.size()) {
-    if (t[i] != '.') return false;
-    const size_t first = ++i;
-    for (; i < t.size() && IsDigit(t[i]); ++i) v = v * 10 + static_cast<uint64_t>(t[i] - '0');
-    fraction_digits = i - first;
-    if (fraction_digits == 0 || i != t.size()) return false;
+  i += integer_digits;
+  ptrdiff_t fraction_digits = 0;
+  if (i != end && *i == '.') {
+    ++i;
+    fraction_digits = AppendDigits(i, end, v);
+    if (fraction_digits == 0) return false;
+    i += fraction_digits;
   }
   if (integer_digits + fraction_digits > 19) return false;
   digits = v;
   decimals = static_cast<int>(fraction_digits);
+  p = i;
   return true;
+}
+
+// The same for a whole token.
+bool ScanFixedPoint(std::string_view t, uint64_t& digits, int& decimals) {
+  const char* p = t.data();
+  const char* const end = p + t.size();
+  return ScanFixedPointAt(p, end, digits, decimals) && p == end;
 }
 
 // Exact powers of ten as doubles (every 10^k up to 10^22 is).
@@ -62,13 +109,95 @@ constexpr std::array<double, 20> kPowersOfTen = {1e0,  1e1,  1e2,  1e3,  1e4,  1
 // 10^decimals are both exact doubles and one IEEE division rounds their
 // quotient correctly (Clinger's fast path), so the value is bit for bit the
 // one from_chars gives. False when the text is not in that form.
-bool FixedPointValue(std::string_view t, double& value) {
-  uint64_t digits = 0;
-  int decimals = 0;
-  if (!ScanFixedPoint(t, digits, decimals) || digits > (uint64_t{1} << 53)) return false;
+bool FixedPointValue(uint64_t digits, int decimals, double& value) {
+  if (digits > (uint64_t{1} << 53)) return false;
   value = static_cast<double>(digits) / kPowersOfTen[static_cast<size_t>(decimals)];
   return true;
 }
+
+bool FixedPointValue(std::string_view t, double& value) {
+  uint64_t digits = 0;
+  int decimals = 0;
+  return ScanFixedPoint(t, digits, decimals) && FixedPointValue(digits, decimals, value);
+}
+
+// A gap too long for 64-bit ns (292 years) is a corrupt line, not an overflow.
+bool MicrosFitNs(double us) { return us * kNsPerUs < static_cast<double>(std::numeric_limits<SimTime>::max() / 2); }
+SimTime RoundMicrosToNs(double us) { return static_cast<SimTime>(std::llround(us * kNsPerUs)); }
+
+// A line in the traces' own layout, read in one pass without splitting it into
+// tokens first (the general parser below costs several times as much a line):
+// blanks, R|W, an annotation, two plain integers and two fixed-point times
+// (ScanFixedPointAt), each field ended by blanks or the line's end. Any other
+// line -- signs, exponents, a zero nsectors, a malformed or missing field -- is
+// left to the general parser, which reads it or reports it; for a line that
+// both read they give the same record.
+class LayoutScanner {
+ public:
+  explicit LayoutScanner(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool Parse(ValidateRecord& r) {
+    SkipBlanks();
+    double measured_us = 0, gap_us = 0;
+    if (!Op(r.op) || !Annotation(r.annotation) || !Count(0, r.lbn) || !Count(1, r.blocks) ||
+        !Micros(measured_us) || !Micros(gap_us) || p_ != end_ || !MicrosFitNs(gap_us)) {
+      return false;
+    }
+    r.measured_ms = measured_us / 1000.0;
+    r.gap_after_ns = RoundMicrosToNs(gap_us);
+    return true;
+  }
+
+ private:
+  void SkipBlanks() {
+    while (p_ != end_ && IsTraceSpace(*p_)) ++p_;
+  }
+  // A field ends with blanks (skipped) or with the line.
+  bool FieldEnd() {
+    if (p_ == end_) return true;
+    if (!IsTraceSpace(*p_)) return false;
+    SkipBlanks();
+    return true;
+  }
+  // `word` as the whole next field.
+  bool Word(std::string_view word) {
+    if (static_cast<size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word) return false;
+    p_ += word.size();
+    return FieldEnd();
+  }
+  bool Op(IoOp& op) {
+    op = p_ != end_ && *p_ == 'W' ? IoOp::kWrite : IoOp::kRead;
+    return Word(op == IoOp::kWrite ? "W" : "R");
+  }
+  bool Annotation(ValidateAnnotation& a) {
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case 'H': a = ValidateAnnotation::kHit; return Word("Hit");
+      case 'M': a = ValidateAnnotation::kMiss; return Word("Miss");
+      case 'D': a = ValidateAnnotation::kDoub; return Word("Doub");
+      case 'T': a = ValidateAnnotation::kTrip; return Word("Trip");
+      default: return false;
+    }
+  }
+  bool Count(int64_t min, int64_t& v) {
+    uint64_t digits = 0;
+    int decimals = 0;
+    if (!ScanFixedPointAt(p_, end_, digits, decimals) || decimals != 0 ||
+        digits > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return false;
+    }
+    v = static_cast<int64_t>(digits);
+    return v >= min && FieldEnd();
+  }
+  bool Micros(double& v) {
+    uint64_t digits = 0;
+    int decimals = 0;
+    return ScanFixedPointAt(p_, end_, digits, decimals) && FixedPointValue(digits, decimals, v) && FieldEnd();
+  }
+
+  const char* p_;
+  const char* const end_;
+};
 
 // Parses a line's fields; knows where the line came from so it can say so.
 class LineParser {
@@ -154,12 +283,9 @@ class LineParser {
     return v;
   }
 
-  // A gap too long for 64-bit ns (292 years) is a corrupt line, not an overflow.
   SimTime MicrosToNs(int field, double us) const {
-    if (us * kNsPerUs >= static_cast<double>(std::numeric_limits<SimTime>::max() / 2)) {
-      Fail(field, "too large");
-    }
-    return static_cast<SimTime>(std::llround(us * kNsPerUs));
+    if (!MicrosFitNs(us)) Fail(field, "too large");
+    return RoundMicrosToNs(us);
   }
 
   std::string_view rest_;
@@ -180,7 +306,10 @@ const char* AnnotationName(ValidateAnnotation a) {
 }
 
 ValidateRecord ParseValidateLine(std::string_view text, const std::string& file, int line_number) {
-  return LineParser(text, file, line_number).Parse();
+  ValidateRecord r;
+  if (!LayoutScanner(text).Parse(r)) return LineParser(text, file, line_number).Parse();
+  r.line = line_number;
+  return r;
 }
 
 bool DisksimValidateTrace::Next(ValidateRecord& record) {

@@ -7,6 +7,7 @@
 
 #include "sim/core/invariants.h"
 #include "sim/core/status.h"
+#include "sim/stats/radix_sort.h"
 #include "sim/stats/run_check.h"
 
 namespace ziosim {
@@ -132,13 +133,12 @@ class ListenerScope {
 };
 
 // The result vectors stay in trace order for the callers that pair requests;
-// the figures come from one sorted copy of each, sorted once.
+// the figures come from one sorted copy of each, sorted once (a radix sort:
+// std::sort took most of the figures' time on a million requests).
 void Summarize(ValidateReplayResult& out) {
   out.requests = static_cast<int64_t>(out.simulated_ms.size());
-  std::vector<double> measured_sorted(out.measured_ms);
-  std::sort(measured_sorted.begin(), measured_sorted.end());
-  std::vector<double> simulated_sorted(out.simulated_ms);
-  std::sort(simulated_sorted.begin(), simulated_sorted.end());
+  const std::vector<double> measured_sorted = SortedCopy(out.measured_ms);
+  const std::vector<double> simulated_sorted = SortedCopy(out.simulated_ms);
   out.measured = SummarizeSorted(measured_sorted);
   out.simulated = SummarizeSorted(simulated_sorted);
   out.demerit_ms = DemeritMsSorted(measured_sorted, simulated_sorted);

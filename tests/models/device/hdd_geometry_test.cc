@@ -189,6 +189,46 @@ TEST(HddGeometryTest, TrackSparingSkipsWholeTracks) {
   EXPECT_EQ(run.physical_span, 3);
 }
 
+// Map and RunOnTrack of one geometry that has answered other look-ups before (its
+// memo of recent runs warm) against a fresh geometry's for each look-up.
+void ExpectSameAsFresh(const HddLayout& layout, const std::vector<int64_t>& lbns) {
+  const HddGeometry warm(layout);
+  for (const int64_t lbn : lbns) {
+    for (const int64_t max_blocks : {int64_t{1}, int64_t{2}, int64_t{5}, int64_t{64}, INT64_MAX}) {
+      const TrackRun got = warm.RunOnTrack(lbn, max_blocks);
+      const TrackRun want = HddGeometry(layout).RunOnTrack(lbn, max_blocks);
+      ASSERT_EQ(got.start, want.start) << "LBN " << lbn << ", at most " << max_blocks;
+      ASSERT_EQ(got.blocks, want.blocks) << "LBN " << lbn << ", at most " << max_blocks;
+      ASSERT_EQ(got.physical_span, want.physical_span) << "LBN " << lbn << ", at most " << max_blocks;
+    }
+    ASSERT_EQ(warm.Map(lbn), HddGeometry(layout).Map(lbn)) << "LBN " << lbn;
+  }
+}
+
+TEST(HddGeometryTest, RememberedRunsGiveWhatAFreshGeometryComputes) {
+  HddZone ranged = Zone(0, 3, 5);
+  ranged.spares = 1;
+  ranged.slips = {12};
+  HddLayout range_layout = Layout(1, 4, SparingScheme::kPerRange, {ranged});
+  range_layout.range_size_cylinders = 2;
+  HddZone tracks = Zone(0, 2, 4);
+  tracks.spares = 2;
+  tracks.slips = {1};
+  tracks.defects = {{3, 5}};
+  for (const HddLayout& layout : {SlippedTrack(), TwoZonesNoSpares(), range_layout,
+                                  Layout(2, 3, SparingScheme::kTracksPerZone, {tracks})}) {
+    // Every LBN upwards, downwards, and each after every other.
+    const int64_t n = HddGeometry(layout).total_blocks();
+    std::vector<int64_t> lbns;
+    for (int64_t lbn = 0; lbn < n; ++lbn) lbns.push_back(lbn);
+    for (int64_t lbn = n - 1; lbn >= 0; --lbn) lbns.push_back(lbn);
+    for (int64_t a = 0; a < n; ++a) {
+      for (int64_t b = 0; b < n; ++b) lbns.insert(lbns.end(), {a, b});
+    }
+    ExpectSameAsFresh(layout, lbns);
+  }
+}
+
 std::string ErrorOf(const HddLayout& layout) {
   try {
     HddGeometry g(layout);
@@ -310,6 +350,21 @@ TEST(HddGeometryTest, RunsAgreeWithMapOnEveryLbnOfCheetah9LP) {
     if (!ok) ADD_FAILURE() << "inconsistent run at LBN " << lbn << " (" << ++bad << ")";
     lbn += run.blocks;
   }
+}
+
+TEST(HddGeometryTest, RememberedRunsOfAtlasIIIGiveWhatAFreshGeometryComputes) {
+  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
+  const HddLayout layout = ImportDisksimDrive(ValidDir() + "atlas_III.parv").params.layout;
+  const int64_t n = HddGeometry(layout).total_blocks();
+  // Commands' neighbourhoods: a random LBN, the blocks around it, and then a jump.
+  std::vector<int64_t> lbns;
+  uint64_t x = 14;
+  for (int i = 0; i < 300; ++i) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    const int64_t lbn = static_cast<int64_t>((x >> 11) % static_cast<uint64_t>(n - 600));
+    for (const int64_t d : {0, 1, 7, 63, 64, 200, 3, 599}) lbns.push_back(lbn + d);
+  }
+  ExpectSameAsFresh(layout, lbns);
 }
 
 }  // namespace

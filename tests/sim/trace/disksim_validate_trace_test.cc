@@ -174,6 +174,22 @@ TEST(DisksimValidateTraceTest, TimesAreTheValuesFromCharsGives) {
   }
 }
 
+// Any blanks separate the fields, before the first and after the last too.
+TEST(DisksimValidateTraceTest, ReadsAnyBlanksAroundFields) {
+  const ValidateRecord want = ParseValidateLine("W Doub 10 4 1.5 2.25", "t", 3);
+  for (const std::string line : {"\tW  Doub\t10 4\v1.5 2.25  \t", " W Doub 10 4 1.5 2.25\r", "W\fDoub 10 4 1.5 2.25"}) {
+    const ValidateRecord r = ParseValidateLine(line, "t", 3);
+    EXPECT_EQ(r.op, want.op) << line;
+    EXPECT_EQ(r.annotation, want.annotation) << line;
+    EXPECT_EQ(r.lbn, want.lbn) << line;
+    EXPECT_EQ(r.blocks, want.blocks) << line;
+    EXPECT_EQ(r.measured_ms, want.measured_ms) << line;
+    EXPECT_EQ(r.gap_after_ns, want.gap_after_ns) << line;
+  }
+  EXPECT_EQ(want.op, IoOp::kWrite);
+  EXPECT_EQ(want.gap_after_ns, 2250);
+}
+
 TEST(DisksimValidateTraceTest, CountsUpToTheInt64Limit) {
   EXPECT_EQ(ParseValidateLine("R Hit 007 9223372036854775807 0 0", "t", 1).blocks, INT64_MAX);
   EXPECT_EQ(ParseValidateLine("R Hit 007 1 0 0", "t", 1).lbn, 7);
