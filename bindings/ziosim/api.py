@@ -519,16 +519,34 @@ def validate_disksim(parv: str | os.PathLike[str], trace: str | os.PathLike[str]
 # ---------------------------------------------------------------------------- replay
 
 
-def _replay_frame(result: Mapping[str, Any]) -> pd.DataFrame:
-    """A replay result as one row (its identification, then the run's figures), or with
-    ``per_request=True`` one row per request with that row as ``attrs["summary"]``."""
-    run = result["runs"][0]
+_PER_INSTANCE = ("per_instance_mb_s", "per_instance_sim_mean_ms", "per_instance_sim_p50_ms", "per_instance_sim_p99_ms")
+
+
+def _replay_frame(result: Mapping[str, Any], per_instance: bool = False, per_disk: bool = False) -> pd.DataFrame:
+    """A replay result as one row per reader count (its identification, then the run's figures),
+    with ``per_instance=True`` one row per count and instance, with ``per_disk=True`` one per count
+    and disk, or with ``per_request=True`` one row per request with the run's row as
+    ``attrs["summary"]``."""
+    _one_shape(per_instance=per_instance, per_disk=per_disk)
     identity = {k: v for k, v in result.items() if k not in ("workload", "runs", "notes", "requests")}
-    summary = _front.frame([_front.flatten(run, skip=("disks", "devices"))], identity, "replay")
+    runs = result["runs"]
+    if per_instance:
+        rows = [{"readers": run.get("readers", 1), "instance": i, "throughput_mb_s": mb_s,
+                 "sim_mean_ms": run["per_instance_sim_mean_ms"][i], "sim_p50_ms": run["per_instance_sim_p50_ms"][i],
+                 "sim_p99_ms": run["per_instance_sim_p99_ms"][i]}
+                for run in runs for i, mb_s in enumerate(run.get("per_instance_mb_s", [run["throughput_mb_s"]]))]
+        return _front.frame(rows, identity, "replay")
+    if per_disk:
+        if result["target_kind"] != "pool":
+            raise ValueError("per_disk: a drive target has no pool disks")
+        return _front.frame([r for run in runs for r in _disk_rows(run["disks"], {"readers": run["readers"]}, False)],
+                            identity, "replay")
+    summary = _front.frame([_front.flatten(run, skip=("disks", "devices", *_PER_INSTANCE)) for run in runs],
+                           identity, "replay")
     summary.attrs["notes"] = list(result["notes"])
     for key in ("disks", "devices"):
-        if key in run:
-            summary.attrs[key] = run[key]
+        if key in runs[-1]:
+            summary.attrs[key] = runs[-1][key]
     if "requests" not in result:
         return summary
     requests = pd.DataFrame(result["requests"])
@@ -539,18 +557,30 @@ def _replay_frame(result: Mapping[str, Any]) -> pd.DataFrame:
 
 replay = _front.function(
     "replay", _replay_frame,
-    summary="Replays a block trace on a drive or on a zvol of a pool",
+    summary="Replays a captured trace on a drive, or 1 to 64 instances of it at once on a pool: a block "
+            "trace on a zvol, a file-level trace (strace, DTrace, fio iolog) on files of the dataset",
+    shape_args=[("per_instance", False, "one row per reader count and instance: ``instance``, "
+                                        "``throughput_mb_s``, ``sim_mean_ms``, ``sim_p50_ms``, ``sim_p99_ms``."),
+                ("per_disk", False, "one row per reader count and disk (a pool target).")],
     returns="""
-One row: the run's identification (``trace``, ``format``, ``target``, ``target_kind`` and the
-target's figures, ``mode``, ``speed``, ...; for a pool ``profile``, ``volblocksize_bytes``,
-``volsize_bytes``, ``layout``, ``primarycache``, ``seed``), then ``requests``, ``reads``,
-``writes``, ``bytes``, ``elapsed_s``, ``throughput_mb_s``, ``iops``, ``sim_mean_ms``,
-``measured_mean_ms``, ``mean_error_pct``, ``demerit_ms``, ... (NaN where nothing was measured),
-the reads' and writes' comparisons as ``read_*`` and ``write_*`` columns, and for a pool
-``arc_hit_pct``, ``disk_bytes_read``, ...; ``.attrs["disks"]`` holds the per-disk rows,
-``.attrs["devices"]`` the per-device comparisons (``per_device=True``) and ``.attrs["notes"]``
-what the run noted. ``per_request=True`` returns instead one row per request (the columns of
-``--per-request``: ``i``, ``line``, ``op``, ``trace_offset``, ``offset``, ``size``,
-``arrival_ms``, ``issue_ms``, ``done_ms``, ``sim_ms``, ``measured_ms``), with that row as a dict
-in ``.attrs["summary"]``; ``per_request="rows.csv"`` writes them to that file.
+One row per reader count (``readers=[1, 2, 5, 10]``: that many instances of the workload at once,
+each on its own copy of the data, or one copy with ``same_data=True``; a drive target runs one):
+the run's identification (``trace``, ``format``, ``target``, ``target_kind`` and the target's
+figures, ``mode``, ``speed``, ...; for a pool ``profile``, ``data`` (``zvol`` or ``files``) with
+``volblocksize_bytes`` and ``volsize_bytes``, or ``recordsize_bytes``, ``files`` and
+``file_bytes``, then ``stagger_s``, ``same_data``, ``layout``, ``primarycache``, ``seed``), then
+``readers``, ``requests``, ``reads``, ``writes``, ``bytes``, ``elapsed_s``, ``throughput_mb_s``
+(all instances' bytes over the time to the last completion), ``iops``, ``sim_mean_ms``,
+``measured_mean_ms``, ``mean_error_pct``, ``demerit_ms``, ... (every instance's requests
+together; NaN where nothing was measured), the reads' and writes' comparisons as ``read_*`` and
+``write_*`` columns, and for a pool ``per_instance_min_mb_s``, ``per_instance_mean_mb_s``,
+``per_instance_max_mb_s``, ``arc_hit_pct``, ``disk_bytes_read``, ``amplification`` (disk bytes
+per byte asked), ``cpu_busy_pct``, ...; ``.attrs["disks"]`` holds the last run's per-disk rows,
+``.attrs["devices"]`` its per-device comparisons (``per_device=True``) and ``.attrs["notes"]``
+what the run noted. ``per_request=True`` (one reader count) returns instead one row per request
+(the columns of ``--per-request``: ``instance``, ``i``, ``line``, ``op``, ``trace_offset``,
+``offset``, ``size``, ``arrival_ms``, ``issue_ms``, ``done_ms``, ``sim_ms``, ``measured_ms``), with
+the run's row as a dict in ``.attrs["summary"]``; ``per_request="rows.csv"`` writes them to that
+file.
 """)
+

@@ -98,7 +98,7 @@ const std::vector<FrontCommand>& FrontCommands() {
       {&BlockReadFront(), PrintBlockReadText, true},
       {&ReadersFront(), PrintReadersText, true},
       {&WritersFront(), PrintWritersText, true},
-      {&ReplayFront(), PrintReplayText, false},
+      {&ReplayFront(), PrintReplayText, true},
       {&FioFront(), PrintFioText, false},
       {&PersonalityFront(), PrintPersonalityText, false},
       {&DemoFront(), PrintDemoText, false},

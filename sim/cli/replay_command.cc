@@ -4,6 +4,7 @@
 // (mean error, demerit; all requests, reads, writes, and per traced device
 // with --per-device). The command is generated from the workload's option
 // table (front_command.h).
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -40,10 +41,17 @@ std::string TargetText(const Json& r) {
            Fixed(r["capacity_bytes"].get<double>() / 1e9, 1) + " GB, queue depth " +
            std::to_string(r["queue_depth"].get<int>()) + ")";
   }
-  return "pool \"" + target + "\" (profile " + r["profile"].get<std::string>() + "): a zvol of " +
-         Fixed(r["volsize_bytes"].get<double>() / 1e9, 2) + " GB, volblocksize " +
-         BinarySize(r["volblocksize_bytes"].get<int64_t>()) + ", layout " + r["layout"].get<std::string>() +
-         ", primarycache " + r["primarycache"].get<std::string>();
+  const std::string pool = "pool \"" + target + "\" (profile " + r["profile"].get<std::string>() + "): ";
+  const std::string rest = ", layout " + r["layout"].get<std::string>() + ", primarycache " +
+                           r["primarycache"].get<std::string>();
+  if (r["data"] == "files") {
+    const int64_t files = r["files"].get<int64_t>();
+    return pool + std::to_string(files) + (files == 1 ? " file" : " files") + " of " +
+           Fixed(r["file_bytes"].get<double>() / 1e6, 2) + " MB in all, recordsize " +
+           BinarySize(r["recordsize_bytes"].get<int64_t>()) + rest;
+  }
+  return pool + "a zvol of " + Fixed(r["volsize_bytes"].get<double>() / 1e9, 2) + " GB, volblocksize " +
+         BinarySize(r["volblocksize_bytes"].get<int64_t>()) + rest;
 }
 
 // One line of the comparison table: requests, measured and simulated mean, mean error, demerit.
@@ -87,9 +95,9 @@ void PrintHeader(const Json& r, const Json& run) {
               run["elapsed_s"].get<double>(), run["throughput_mb_s"].get<double>(), run["iops"].get<double>(),
               Count(run["max_waiting"]));
   if (r["target_kind"] == "pool") {
-    std::printf("zvol       ARC hits %.1f %% of demand block reads, %.1f MB read from disks for %.1f MB asked\n",
-                run["arc_hit_pct"].get<double>(), run["disk_bytes_read"].get<double>() / 1e6,
-                run["bytes"].get<double>() / 1e6);
+    std::printf("%-10s ARC hits %.1f %% of demand block reads, %.1f MB read from disks for %.1f MB asked\n",
+                r["data"].get<std::string>().c_str(), run["arc_hit_pct"].get<double>(),
+                run["disk_bytes_read"].get<double>() / 1e6, run["bytes"].get<double>() / 1e6);
   }
   std::printf("\n");
 }
@@ -119,9 +127,46 @@ void PrintLatencies(const Json& a) {
               a["demerit_pct"].get<double>());
 }
 
+// Several instances, or several counts of them: one line per count, as `readers` prints.
+void PrintInstances(const Json& r) {
+  const Json& first = r["runs"][0];
+  std::printf("trace      %s (%s): %lld requests per instance\n", r["trace"].get<std::string>().c_str(),
+              r["format"].get<std::string>().c_str(), Count(first["requests"]) / Count(first["readers"]));
+  std::printf("target     %s\n", TargetText(r).c_str());
+  std::printf("mode       %s", r["mode"].get<std::string>().c_str());
+  if (r["mode"] == "open") std::printf(" (speed %g)", r["speed"].get<double>());
+  std::printf(", instances %s, started %g s apart\n",
+              r["same_data"].get<bool>() ? "all on one copy of the data" : "each on its own copy of the data",
+              r["stagger_s"].get<double>());
+  for (const Json& note : r["notes"]) std::printf("note       %s\n", note.get<std::string>().c_str());
+  std::printf("\n%7s %10s %26s %10s %10s %12s %9s %8s %6s %6s\n", "readers", "MB/s", "per instance MB/s",
+              "sim ms", "sim p99", "measured ms", "error", "disk/app", "CPU %", "disk %");
+  std::printf("%7s %10s %26s %10s %10s %12s %9s %8s %6s %6s\n", "", "total", "min / mean / max", "mean", "ms",
+              "mean", "of mean", "", "", "max");
+  for (const Json& run : r["runs"]) {
+    double busiest = 0;
+    for (const Json& d : run["disks"]) busiest = std::max(busiest, d["busy_pct"].get<double>());
+    const bool measured = run["measured_requests"] > 0;
+    std::printf("%7lld %10.1f %8.1f / %6.1f / %6.1f %10.3f %10.3f %12s %9s %8.2f %6.1f %6.1f\n", Count(run["readers"]),
+                run["throughput_mb_s"].get<double>(), run["per_instance_min_mb_s"].get<double>(),
+                run["per_instance_mean_mb_s"].get<double>(), run["per_instance_max_mb_s"].get<double>(),
+                run["sim_mean_ms"].get<double>(), run["sim_p99_ms"].get<double>(),
+                measured ? Fixed(run["measured_mean_ms"].get<double>(), 3).c_str() : "-",
+                measured ? (Fixed(run["mean_error_pct"].get<double>(), 1) + " %").c_str() : "-",
+                run["amplification"].get<double>(), run["cpu_busy_pct"].get<double>(), busiest);
+  }
+  std::printf("\nmeasured ms: the latencies the trace recorded (one instance, as captured); error: the simulated "
+              "mean of those requests against them\n");
+  std::printf("wall time   %.4f s (the last run)\n", r["runs"].back()["wall_seconds"].get<double>());
+}
+
 }  // namespace
 
 void PrintReplayText(const Json& r) {
+  if (r["runs"].size() > 1 || r["runs"][0].value("readers", 1) > 1) {
+    PrintInstances(r);
+    return;
+  }
   const Json& run = r["runs"][0];
   PrintHeader(r, run);
   PrintLatencies(run);

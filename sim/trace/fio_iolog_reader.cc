@@ -10,9 +10,13 @@
 // Version 2 has no times: requests arrive back to back at time 0, except that
 // "FILE wait DELAY_US 0" lines (hand-written logs) push later ones back by
 // DELAY_US, as fio's replay does. Only reads and writes are replayed; the other
-// actions are counted as ignored. Offsets are within each file; every file is
-// replayed onto the one target drive. The header line is required and a bad
+// actions are counted as ignored. Offsets are within each file (TraceRecord::
+// file: files are numbered as the log first names them): on a drive every
+// file is replayed onto the one drive, on a pool each is a file of the
+// dataset (pool_replay.h). The header line is required and a bad
 // one is not skipped by skip_bad. Version 3 times must not go backwards.
+#include <unordered_map>
+
 #include "sim/core/text.h"
 #include "sim/trace/line_trace_reader.h"
 
@@ -25,7 +29,7 @@ constexpr const char* kActions =
 class FioIologReader final : public LineTraceReader {
  public:
   FioIologReader(const std::string& path, const TraceReaderOptions& options)
-      : LineTraceReader(path, TraceFormat::kFioIolog, options) {}
+      : LineTraceReader(path, TraceFormat::kFioIolog, options), under_(options.files_under) {}
 
  private:
   void ProcessLine(std::string_view text, const FieldParser& fields) override {
@@ -79,7 +83,7 @@ class FioIologReader final : public LineTraceReader {
       ++stats_.ignored;
       return;
     }
-    if (other || length == 0) {
+    if (other || length == 0 || !IsUnder(t_[base], under_)) {
       ++stats_.ignored;
       return;
     }
@@ -88,11 +92,20 @@ class FioIologReader final : public LineTraceReader {
     r.op = read ? IoOp::kRead : IoOp::kWrite;
     r.offset_bytes = offset;
     r.size_bytes = length;
+    r.file = FileNumber(t_[base]);
     r.line = fields.line();
     if (version_ == 3) CheckForward(fields, "timestamp", time);
     Emit(r);
   }
 
+  int32_t FileNumber(std::string_view name) {
+    const auto [it, added] = numbers_.try_emplace(std::string(name), static_cast<int32_t>(files_.size()));
+    if (added) files_.emplace_back(name);
+    return it->second;
+  }
+
+  std::string under_;
+  std::unordered_map<std::string, int32_t> numbers_;
   int version_ = 0;      // 2 or 3 once the header is read
   SimTime wait_ns_ = 0;  // version 2: the sum of the waits so far
   std::vector<std::string_view> t_;

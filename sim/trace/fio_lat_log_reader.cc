@@ -17,8 +17,8 @@
 // arrival earlier than one already returned (a latency longer than the window)
 // is a "goes backwards" error. Memory: the entries of one window.
 #include <algorithm>
-#include <queue>
 
+#include "sim/trace/arrival_window.h"
 #include "sim/trace/line_trace_reader.h"
 
 namespace ziosim {
@@ -32,16 +32,6 @@ class FioLatLogReader final : public LineTraceReader {
       : LineTraceReader(path, TraceFormat::kFioLatLog, options) {}
 
  private:
-  struct Held {
-    TraceRecord record;
-    int64_t seq;
-  };
-  struct Later {
-    bool operator()(const Held& a, const Held& b) const {
-      return a.record.time_ns != b.record.time_ns ? a.record.time_ns > b.record.time_ns : a.seq > b.seq;
-    }
-  };
-
   void ProcessLine(std::string_view text, const FieldParser& fields) override {
     SplitCommas(text, f_);
     static constexpr const char* kNames[] = {"time", "value", "ddir", "bs", "offset"};
@@ -68,35 +58,22 @@ class FioLatLogReader final : public LineTraceReader {
     r.size_bytes = bs;
     r.measured_latency_ns = latency;
     r.line = fields.line();
-    if (have_emitted_ && r.time_ns < last_emitted_ns_) {
+    if (!window_.InOrder(r.time_ns)) {
       fields.Fail("time", "goes backwards: " + FormatTraceMs(r.time_ns) + " is before " +
-                              FormatTraceMs(last_emitted_ns_) +
+                              FormatTraceMs(window_.last_released_ns()) +
                               ", the arrival of a request already replayed (a latency longer than the 10 s "
                               "reorder window)");
     }
-    latest_done_ns_ = std::max(latest_done_ns_, done);
-    held_.push(Held{r, seq_++});
-    Release(false);
+    window_.Push(r, done);
+    window_.Release(false, [this](const TraceRecord& ready) { Emit(ready); });
   }
 
-  void Finish() override { Release(true); }
-
-  void Release(bool all) {
-    while (!held_.empty() && (all || held_.top().record.time_ns + kFioLatReorderWindowNs <= latest_done_ns_)) {
-      const TraceRecord& r = held_.top().record;
-      last_emitted_ns_ = r.time_ns;
-      have_emitted_ = true;
-      Emit(r);
-      held_.pop();
-    }
+  void Finish() override {
+    window_.Release(true, [this](const TraceRecord& ready) { Emit(ready); });
   }
 
   std::vector<std::string_view> f_;
-  std::priority_queue<Held, std::vector<Held>, Later> held_;
-  int64_t seq_ = 0;
-  SimTime latest_done_ns_ = 0;
-  SimTime last_emitted_ns_ = 0;
-  bool have_emitted_ = false;
+  ArrivalWindow window_{kFioLatReorderWindowNs};
 };
 
 }  // namespace

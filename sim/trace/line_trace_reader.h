@@ -98,6 +98,8 @@ std::unique_ptr<TraceReader> MakeDisksimAsciiReader(const std::string& path, con
 std::unique_ptr<TraceReader> MakeBlkparseReader(const std::string& path, const TraceReaderOptions& o);
 std::unique_ptr<TraceReader> MakeFioIologReader(const std::string& path, const TraceReaderOptions& o);
 std::unique_ptr<TraceReader> MakeFioLatLogReader(const std::string& path, const TraceReaderOptions& o);
+std::unique_ptr<TraceReader> MakeStraceReader(const std::string& path, const TraceReaderOptions& o);
+std::unique_ptr<TraceReader> MakeDtraceReader(const std::string& path, const TraceReaderOptions& o);
 std::unique_ptr<TraceReader> MakeMsrReader(const std::string& path, const TraceReaderOptions& o);
 std::unique_ptr<TraceReader> MakeSpcReader(const std::string& path, const TraceReaderOptions& o);
 std::unique_ptr<TraceReader> MakeFtraceCsvReader(const std::string& path, const TraceReaderOptions& o);

@@ -20,7 +20,7 @@ struct FormatName {
   TraceFormat format;
   std::string_view name;
 };
-constexpr std::array<FormatName, 10> kFormatNames = {{
+constexpr std::array<FormatName, 12> kFormatNames = {{
     {TraceFormat::kDisksimValidate, "validate"},
     {TraceFormat::kDisksimAscii, "ascii"},
     {TraceFormat::kBlkparse, "blkparse"},
@@ -30,6 +30,8 @@ constexpr std::array<FormatName, 10> kFormatNames = {{
     {TraceFormat::kSpc, "spc"},
     {TraceFormat::kFtraceCsv, "ftrace"},
     {TraceFormat::kCloudPhysics, "cloudphysics"},
+    {TraceFormat::kStrace, "strace"},
+    {TraceFormat::kDtrace, "dtrace"},
     {TraceFormat::kAuto, "auto"},
 }};
 constexpr std::array<FormatName, 4> kAliases = {{
@@ -73,6 +75,31 @@ bool IsDeviceNumber(std::string_view t) {
 
 bool EqualsNoCase(std::string_view a, std::string_view b) { return Lower(a) == Lower(b); }
 
+// "10:23:45.123456" (strace -tt) or "1700000000.123456" (-ttt).
+bool IsStraceTime(std::string_view t) {
+  if (t.size() >= 9 && t[2] == ':' && t[5] == ':') return IsDigits(t.substr(0, 2)) && IsNumber(t.substr(6));
+  return t.find('.') != std::string_view::npos && IsNumber(t);
+}
+
+// An strace line: [PID |[pid PID] ]TIME NAME(... or TIME <... or TIME +++/---.
+bool IsStraceLine(std::string_view trimmed) {
+  std::vector<std::string_view> f;
+  if (trimmed.starts_with("[pid")) {
+    const size_t close = trimmed.find(']');
+    if (close == std::string_view::npos) return false;
+    trimmed = Trim(trimmed.substr(close + 1));
+  }
+  SplitWhitespace(trimmed, f);
+  size_t i = f.size() >= 2 && IsDigits(f[0]) && IsStraceTime(f[1]) ? 1 : 0;
+  if (f.size() < i + 2 || !IsStraceTime(f[i])) return false;
+  const std::string_view call = f[i + 1];
+  const size_t paren = call.find('(');
+  return call == "<..." || call == "+++" || call == "---" ||
+         (paren != std::string_view::npos && paren > 0 &&
+          std::all_of(call.begin(), call.begin() + static_cast<std::ptrdiff_t>(paren),
+                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }));
+}
+
 // The format the line `text` starts, or kAuto if it fits none.
 TraceFormat DetectFromLine(std::string_view text) {
   const std::string_view trimmed = Trim(text);
@@ -83,6 +110,8 @@ TraceFormat DetectFromLine(std::string_view text) {
   if (lower.starts_with("issue_s,")) return TraceFormat::kFtraceCsv;
   if (lower.starts_with("version,time,op")) return TraceFormat::kCloudPhysics;
   if (lower.starts_with("asu,lba")) return TraceFormat::kSpc;
+  if (trimmed.starts_with("# ziosim-dtrace")) return TraceFormat::kDtrace;
+  if (IsStraceLine(trimmed)) return TraceFormat::kStrace;
 
   std::vector<std::string_view> f;
   if (trimmed.find(',') != std::string_view::npos && !IsDeviceNumber(trimmed.substr(0, trimmed.find_first_of(" \t")))) {
@@ -343,6 +372,17 @@ void LineTraceReader::CheckForward(const FieldParser& fields, std::string_view f
 
 // ---------------------------------------------------------------- detection and factory
 
+bool IsUnder(std::string_view path, std::string_view directory) {
+  while (directory.size() > 1 && directory.ends_with('/')) directory.remove_suffix(1);
+  if (directory.empty()) return true;
+  if (directory == "/") return path.starts_with('/');
+  return path.starts_with(directory) && (path.size() == directory.size() || path[directory.size()] == '/');
+}
+
+bool IsFileLevel(TraceFormat format) {
+  return format == TraceFormat::kFioIolog || format == TraceFormat::kStrace || format == TraceFormat::kDtrace;
+}
+
 TraceFormat DetectTraceFormat(const std::string& path) {
   LineReader reader(path);
   std::string_view text;
@@ -362,6 +402,10 @@ TraceFormat DetectTraceFormat(const std::string& path) {
 
 std::unique_ptr<TraceReader> OpenTrace(const std::string& path, TraceFormat format, const TraceReaderOptions& options) {
   if (format == TraceFormat::kAuto) format = DetectTraceFormat(path);
+  if (!options.files_under.empty() && !IsFileLevel(format)) {
+    throw InputError(std::string("--files-under: applies to a file-level trace (strace, dtrace, fio-iolog), and ") +
+                     path + " is " + TraceFormatName(format));
+  }
   switch (format) {
     case TraceFormat::kDisksimValidate: return MakeDisksimValidateReader(path, options);
     case TraceFormat::kDisksimAscii: return MakeDisksimAsciiReader(path, options);
@@ -372,6 +416,8 @@ std::unique_ptr<TraceReader> OpenTrace(const std::string& path, TraceFormat form
     case TraceFormat::kSpc: return MakeSpcReader(path, options);
     case TraceFormat::kFtraceCsv: return MakeFtraceCsvReader(path, options);
     case TraceFormat::kCloudPhysics: return MakeCloudPhysicsReader(path, options);
+    case TraceFormat::kStrace: return MakeStraceReader(path, options);
+    case TraceFormat::kDtrace: return MakeDtraceReader(path, options);
     case TraceFormat::kAuto: break;
   }
   throw std::logic_error("internal error: OpenTrace: no reader for the format");

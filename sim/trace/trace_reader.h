@@ -13,6 +13,12 @@
 //   spc           SPC / UMass: ASU,LBA,Size,Opcode,Timestamp (512-byte LBAs, seconds)
 //   ftrace        tracefs block CSV: issue_s,complete_s,rwbs,sector,nsectors,latency_us
 //   cloudphysics  CloudPhysics CSV: version,time,op,size,lbn (seconds, SCSI opcodes, 512-byte LBAs)
+//   strace        strace -f -tt -T [-y] of read/pread64/openat/lseek/close: file-level
+//   dtrace        the capture kit's DTrace output ("# ziosim-dtrace 1"): file-level
+//
+// File-level traces (IsFileLevel: fio-iolog, strace, dtrace) name a file
+// with every request (TraceRecord::file, TraceReader::files()); the others
+// address one block device.
 //
 // A malformed line is an InputError "FILE:LINE: field NAME: ...". With
 // skip_bad, malformed lines are counted (stats().skipped) and skipped instead.
@@ -28,6 +34,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/device/device.h"
 #include "sim/core/time.h"
@@ -51,6 +58,12 @@ struct TraceRecord {
   // MAJOR,MINOR as the kernel's dev_t (MakeTraceDevice), DiskSim ascii devno,
   // SPC ASU; 0 in the formats that trace one device.
   int64_t device = 0;
+  // File-level traces (IsFileLevel): which traced file, an index into
+  // TraceReader::files(); the offset is within that file. -1 in block traces.
+  int32_t file = -1;
+  // Which traced thread issued it (strace and DTrace: the PID; 0 in the other
+  // formats): validate mode paces each one on its own.
+  int64_t stream = 0;
 };
 
 // blkparse's MAJOR,MINOR as the kernel packs a dev_t (MKDEV: 20 minor bits),
@@ -69,9 +82,15 @@ enum class TraceFormat {
   kSpc,
   kFtraceCsv,
   kCloudPhysics,
+  kStrace,
+  kDtrace,
 };
 
-// "validate", "ascii", "blkparse", "fio-iolog", "fio-lat", "msr", "spc", "ftrace", "cloudphysics", "auto".
+// Whether the format's requests name files (TraceRecord::file) rather than a block device.
+bool IsFileLevel(TraceFormat format);
+
+// "validate", "ascii", "blkparse", "fio-iolog", "fio-lat", "msr", "spc", "ftrace", "cloudphysics", "strace",
+// "dtrace", "auto".
 const char* TraceFormatName(TraceFormat format);
 // Accepts the names above (and a few aliases: "disksim-validate", "disksim-ascii",
 // "umass", "tracefs"). Throws InputError naming --format and listing the names.
@@ -100,7 +119,14 @@ struct TraceReadStats {
 
 struct TraceReaderOptions {
   bool skip_bad = false;
+  // File-level traces: only files under this directory are the workload's
+  // (e.g. the dataset's mount point); reads of others (libraries, /etc) are
+  // counted as ignored. Empty: every file.
+  std::string files_under;
 };
+
+// Whether `path` lies under `directory` ("" holds everything).
+bool IsUnder(std::string_view path, std::string_view directory);
 
 class TraceReader {
  public:
@@ -113,9 +139,12 @@ class TraceReader {
   virtual TraceFormat format() const = 0;
   virtual const std::string& path() const = 0;
   const TraceReadStats& stats() const { return stats_; }
+  // File-level traces: the files met so far, by TraceRecord::file (paths as traced).
+  const std::vector<std::string>& files() const { return files_; }
 
  protected:
   TraceReadStats stats_;
+  std::vector<std::string> files_;
 };
 
 // Looks at the first non-blank line of `path` and names its format. Throws

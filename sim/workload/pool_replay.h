@@ -18,6 +18,18 @@
 // ReplayOptions::reads_only the writes are passed over and the zvol is read
 // through the read-only model (no txg block tree: less memory on big volumes).
 //
+// A file-level trace (IsFileLevel: strace, DTrace, fio iolog) replays on
+// files instead: every traced file becomes a file of the dataset (recordsize,
+// size = the highest offset + size its replayed requests reach), laid out by
+// the allocation model, and every call a read() or write() of it at its
+// offset through the same DMU paths.
+//
+// Several instances of the workload (PoolReplayOptions::instances, the
+// `--readers` of `ziosim replay`) run at once, each with its own copy of the
+// data (its own zvol or files, laid out one copy after another as `readers`
+// lays out its files), or all on one copy (same_data); instance i starts
+// i x stagger_ns after the first. Each instance reads the trace afresh.
+//
 // Not modelled: the ZIL (no write is sync), the zvol
 // request taskq / blk-mq queue in front of the DMU (every request goes to the
 // DMU when it arrives), and zvol_read's DMU_MAX_ACCESS/2 chunking (the DMU's
@@ -48,6 +60,10 @@ struct PoolReplayOptions {
   std::vector<std::pair<std::string, std::string>> settings;  // --set NAME=VALUE, after the profile
   int64_t volblocksize = 0;            // 0: the profile's era default (DefaultVolblocksize)
   int64_t volsize = 0;                 // 0: the highest offset + size the replayed requests reach
+  int64_t recordsize = 128 << 10;      // file-level traces: the dataset's recordsize
+  int instances = 1;                   // copies of the workload run at once (1 to kMaxReplayInstances)
+  SimTime stagger_ns = 0;              // instance i starts i x this after instance 0
+  bool same_data = false;              // every instance on one copy of the data
   std::string layout = "sequential";   // allocation preset (allocator.h)
   std::string primarycache = "all";    // all | metadata | none
   int64_t arc_max = 0;                 // 0: the tunable zfs_arc_max
@@ -61,14 +77,21 @@ struct PoolReplayOptions {
 // since the first zvols; ZoL, FreeBSD and OpenZFS 2.1 alike).
 int64_t DefaultVolblocksize(std::string_view profile);
 
+inline constexpr int kMaxReplayInstances = 64;
+
 struct PoolReplayResult {
-  ReplayResult replay;
+  ReplayResult replay;                  // every instance's requests together
+  std::vector<ReplayResult> instances;  // each instance's (one: equal to replay)
+  double cpu_busy_pct = 0;              // of all cores, until the last completion
+  bool file_level = false;              // replayed on files (else on a zvol)
+  std::vector<std::string> files;       // file-level: the traced files, as traced
+  std::vector<int64_t> file_bytes;      // ... and their sizes in the pool (one copy)
   std::string profile;
   TraceFormat format = TraceFormat::kAuto;  // as detected
   TraceReadStats trace_stats;
   std::string pool;     // as formatted back from the spec
-  int64_t volblocksize = 0;
-  int64_t volsize = 0;
+  int64_t volblocksize = 0;  // zvol: its block size; files: the recordsize
+  int64_t volsize = 0;       // zvol: its size; files: the sum of one copy's file sizes
   int64_t disk_bytes_read = 0;
   int64_t disk_bytes_written = 0;
   double arc_hit_pct = 0;  // demand block accesses served without a disk read (ARC or in flight)
@@ -78,10 +101,11 @@ struct PoolReplayResult {
   std::vector<DiskReport> disks;
 };
 
-// Replays the trace at `trace_path` (read twice when volsize is 0: once to
-// size the zvol, with the same device filter, then to replay). Throws
-// InputError for bad options, a bad pool, a malformed trace, or a request
-// past --volsize without wrap.
+// Replays the trace at `trace_path` (read once more first when volsize is 0
+// or the trace is file-level: to size the zvol or the files, with the same
+// filters). `on_request` hears every instance's requests. Throws InputError for
+// bad options, a bad pool, a malformed trace, or a request past --volsize
+// without wrap.
 PoolReplayResult ReplayTraceOnPool(const std::string& trace_path, TraceFormat format,
                                    const TraceReaderOptions& reader_options, const PoolReplayOptions& pool_options,
                                    const ReplayOptions& options, const ReplayRequestCallback& on_request = {});

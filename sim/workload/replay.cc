@@ -7,6 +7,8 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -84,10 +86,11 @@ class DeviceTarget final : public ReplayTarget, public DeviceListener {
  public:
   explicit DeviceTarget(Device& dev) : dev_(dev) {}
   const std::string& name() const override { return dev_.name(); }
-  int64_t capacity_bytes() const override { return dev_.capacity_bytes(); }
+  // A file-level trace's files all lie on the drive, each at its own offsets.
+  int64_t capacity_bytes(int32_t /*file*/) const override { return dev_.capacity_bytes(); }
   int64_t sector_bytes() const override { return dev_.sector_bytes(); }
   bool CanSubmit() const override { return dev_.in_device() < dev_.queue_depth(); }
-  void Submit(uint32_t tag, IoOp op, int64_t offset_bytes, int64_t size_bytes) override {
+  void Submit(uint32_t tag, IoOp op, int32_t /*file*/, int64_t offset_bytes, int64_t size_bytes) override {
     dev_.Submit(DeviceRequest{tag, offset_bytes, size_bytes, op});
   }
   void set_listener(ReplayTargetListener* listener) override {
@@ -117,18 +120,33 @@ class ListenerScope {
   ReplayTarget& target_;
 };
 
+// One instance's replay: its trace, its target, its results; `pooled` (may
+// be null) also takes its latencies.
 class Replayer final : public EventHandler, public ReplayTargetListener {
  public:
-  Replayer(TraceReader& trace, ReplayTarget& target, Simulation& sim, const ReplayOptions& options,
-           const ReplayRequestCallback& on_request, ReplayResult& out, Tally& tally)
-      : trace_(trace),
-        target_(target),
+  Replayer(const ReplayInstance& instance, int index, Simulation& sim, const ReplayOptions& options,
+           ReplayResult& out, Tally& tally, Tally* pooled)
+      : index_(index),
+        trace_(*instance.trace),
+        target_(*instance.target),
         sim_(sim),
         options_(options),
-        on_request_(on_request),
+        on_request_(instance.on_request),
         out_(out),
         tally_(tally),
-        refuses_writes_(target.refuses_writes()) {}
+        pooled_(pooled),
+        start_ns_(instance.start_ns),
+        refuses_writes_(instance.target->refuses_writes()) {}
+
+  // At start_ns: now if that is now (so that a lone replay's first events
+  // come before anything the target schedules), else at an event then.
+  void Schedule() {
+    if (start_ns_ <= sim_.now()) {
+      Start();
+    } else {
+      sim_.Schedule(start_ns_, this, kStart);
+    }
+  }
 
   void Start() {
     switch (options_.mode) {
@@ -142,35 +160,39 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
         break;
       case ReplayMode::kValidate:
         if (!Fetch()) return;
-        Admit(next_);
-        have_next_ = Fetch();
+        origin_ns_ = next_.time_ns;
+        have_next_ = true;
+        Pace();
         break;
     }
   }
 
-  void OnEvent(uint32_t kind, uint64_t /*arg*/) override {
-    if (kind == kArrive) {
+  void OnEvent(uint32_t kind, uint64_t arg) override {
+    if (kind == kStart) {
+      Start();
+    } else if (kind == kArrive) {
       // Every request due now, then the next arrival.
       do {
         Admit(next_);
         have_next_ = Fetch();
       } while (have_next_ && OpenArrival(next_) <= sim_.now());
       if (have_next_) sim_.Schedule(OpenArrival(next_), this, kArrive);
-    } else {  // kValidateNext
-      Admit(next_);
-      have_next_ = Fetch();
+    } else {  // kIssue: stream `arg`'s next request
+      Issue(static_cast<uint32_t>(arg));
     }
   }
 
   void OnTargetDone(uint32_t tag, SimTime done) override {
     Request& q = slots_.at(tag);
     tally_.Add(q.record, done - q.arrival_ns, options_.per_device);
+    if (pooled_ != nullptr) pooled_->Add(q.record, done - q.arrival_ns, options_.per_device);
     out_.end_ns = std::max(out_.end_ns, done);
     ++completed_;
     if (on_request_) {
       on_request_(ReplayRequestResult{q.index, &q.record, q.offset_bytes, q.size_bytes, q.arrival_ns, q.issued_ns,
-                                      done});
+                                      done, index_});
     }
+    const uint32_t stream = q.stream;
     const TraceRecord finished = q.record;
     free_.push_back(tag);
     switch (options_.mode) {
@@ -180,7 +202,7 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
         if (Fetch()) Admit(next_);
         break;
       case ReplayMode::kValidate:
-        if (have_next_) sim_.Schedule(done + Gap(finished, next_), this, kValidateNext);
+        StreamDone(stream, finished, done);
         break;
     }
     Dispatch();
@@ -189,14 +211,16 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
   int64_t admitted() const { return admitted_; }
   int64_t completed() const { return completed_; }
   // The trace is exhausted and every request it gave has completed.
-  bool finished() const { return exhausted_ && completed_ == admitted_; }
+  bool finished() const { return exhausted_ && !have_next_ && queued_ == 0 && completed_ == admitted_; }
 
  private:
   static constexpr uint32_t kArrive = 0;
-  static constexpr uint32_t kValidateNext = 1;
+  static constexpr uint32_t kIssue = 1;
+  static constexpr uint32_t kStart = 2;
 
   struct Request {
     TraceRecord record;
+    uint32_t stream = 0;  // validate: its stream's index in streams_
     int64_t index = 0;
     int64_t offset_bytes = 0;
     int64_t size_bytes = 0;
@@ -237,8 +261,8 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
 
   SimTime OpenArrival(const TraceRecord& r) const {
     const SimTime since = r.time_ns - origin_ns_;
-    if (options_.speed == 1.0) return since;
-    return static_cast<SimTime>(std::llround(static_cast<double>(since) / options_.speed));
+    if (options_.speed == 1.0) return start_ns_ + since;
+    return start_ns_ + static_cast<SimTime>(std::llround(static_cast<double>(since) / options_.speed));
   }
 
   static SimTime Gap(const TraceRecord& done, const TraceRecord& next) {
@@ -249,15 +273,21 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
     return 0;
   }
 
+  // What a request of `r` goes to, for messages: the target, or a traced file on it.
+  std::string Where(const TraceRecord& r) const {
+    if (r.file < 0) return target_.name();
+    return "file '" + trace_.files()[static_cast<size_t>(r.file)] + "' on " + target_.name();
+  }
+
   // Widens `q` to whole sectors and fits it into the target (or fails).
   void Place(Request& q) {
     const TraceRecord& r = q.record;
     const int64_t sector = target_.sector_bytes();
-    const int64_t capacity = target_.capacity_bytes() / sector * sector;
+    const int64_t capacity = target_.capacity_bytes(r.file) / sector * sector;
     if (r.size_bytes > capacity) {
       throw InputError(trace_.path(), r.line,
-                       "field size: " + std::to_string(r.size_bytes) + " bytes is more than all of " +
-                           target_.name() + " (" + std::to_string(capacity) + " bytes)");
+                       "field size: " + std::to_string(r.size_bytes) + " bytes is more than all of " + Where(r) +
+                           " (" + std::to_string(capacity) + " bytes)");
     }
     int64_t offset = r.offset_bytes;
     bool wrapped = false;
@@ -265,7 +295,7 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
       if (!options_.wrap) {
         throw InputError(trace_.path(), r.line,
                          "field offset: " + std::to_string(r.size_bytes) + " bytes at offset " +
-                             std::to_string(r.offset_bytes) + " run past the end of " + target_.name() + " (" +
+                             std::to_string(r.offset_bytes) + " run past the end of " + Where(r) + " (" +
                              std::to_string(capacity) +
                              " bytes); pass --wrap to wrap offsets modulo the target's capacity");
       }
@@ -280,18 +310,100 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
     if (q.size_bytes > capacity) {
       throw InputError(trace_.path(), r.line,
                        "field size: " + std::to_string(r.size_bytes) + " bytes, widened to whole sectors, is more " +
-                           "than all of " + target_.name() + " (" + std::to_string(capacity) + " bytes)");
+                           "than all of " + Where(r) + " (" + std::to_string(capacity) + " bytes)");
     }
     q.offset_bytes = std::min(begin, capacity - q.size_bytes);  // a wrapped request pulled back inside
     if (wrapped) ++out_.wrapped;
   }
 
-  void Admit(const TraceRecord& r) {
+  // ---- validate: each traced stream (TraceRecord::stream) one request at a time
+
+  // A traced thread: its requests not yet issued (the first is due or
+  // scheduled while `busy` and nothing of it is in flight), and its last
+  // completed request.
+  struct Stream {
+    int64_t id = 0;
+    bool started = false;
+    bool busy = false;  // a request in flight, or its next one scheduled
+    std::deque<TraceRecord> queued;
+    TraceRecord last;
+    SimTime last_done_ns = 0;
+  };
+
+  uint32_t StreamIndex(int64_t id) {
+    if (id == last_stream_id_ && !streams_.empty()) return last_stream_;
+    const auto it = std::find_if(streams_.begin(), streams_.end(), [id](const Stream& s) { return s.id == id; });
+    last_stream_ = static_cast<uint32_t>(it - streams_.begin());
+    last_stream_id_ = id;
+    if (it == streams_.end()) streams_.push_back(Stream{.id = id});
+    return last_stream_;
+  }
+
+  // Reads on through the trace while a stream waits for its next request:
+  // a new stream's first request goes in at its recorded time (as in open
+  // mode), an idle stream's next one the recorded idle time after its last
+  // completed; the requests of busy streams queue behind them (at most
+  // kMaxQueued in all, past which the trace is read on only as streams
+  // finish).
+  void Pace() {
+    while (have_next_) {
+      const uint32_t i = StreamIndex(next_.stream);
+      Stream& s = streams_[i];
+      const bool first = !s.started;
+      SimTime due = -1;
+      if (first) {
+        s.started = true;
+        due = std::max(sim_.now(), OpenArrival(next_));
+      } else if (!s.busy && s.queued.empty()) {
+        --idle_streams_;
+        due = s.last_done_ns + Gap(s.last, next_);
+      } else if (idle_streams_ == 0 || queued_ >= kMaxQueued) {
+        return;  // next_ waits for a stream to need it
+      }
+      s.queued.push_back(next_);
+      ++queued_;
+      have_next_ = Fetch();
+      if (due < 0) continue;
+      s.busy = true;
+      // A stream's first request that is due goes in now, as a lone replay's
+      // first does; every later one at an event, even when due now.
+      if (first && due == sim_.now()) {
+        Issue(i);
+      } else {
+        sim_.Schedule(due, this, kIssue, i);
+      }
+    }
+  }
+
+  void Issue(uint32_t i) {
+    Stream& s = streams_[i];
+    const TraceRecord r = s.queued.front();
+    s.queued.pop_front();
+    --queued_;
+    Admit(r, i);
+  }
+
+  void StreamDone(uint32_t i, const TraceRecord& finished, SimTime done) {
+    Stream& s = streams_[i];
+    s.busy = false;
+    s.last = finished;
+    s.last_done_ns = done;
+    if (!s.queued.empty()) {
+      s.busy = true;
+      sim_.Schedule(done + Gap(finished, s.queued.front()), this, kIssue, i);
+      return;
+    }
+    ++idle_streams_;
+    Pace();
+  }
+
+  void Admit(const TraceRecord& r, uint32_t stream = 0) {
     if (r.op == IoOp::kWrite && !refuses_writes_.empty()) {
       throw InputError(trace_.path(), r.line, "a write: " + refuses_writes_ + "; pass --reads-only to skip writes");
     }
     Request q;
     q.record = r;
+    q.stream = stream;
     q.index = admitted_++;
     q.arrival_ns = sim_.now();
     Place(q);
@@ -313,10 +425,11 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
       Request& q = slots_[slot] = waiting_.front();
       waiting_.pop_front();
       q.issued_ns = sim_.now();
-      target_.Submit(slot, q.record.op, q.offset_bytes, q.size_bytes);
+      target_.Submit(slot, q.record.op, q.record.file, q.offset_bytes, q.size_bytes);
     }
   }
 
+  const int index_;
   TraceReader& trace_;
   ReplayTarget& target_;
   Simulation& sim_;
@@ -324,6 +437,8 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
   const ReplayRequestCallback& on_request_;
   ReplayResult& out_;
   Tally& tally_;
+  Tally* pooled_;
+  const SimTime start_ns_;
   const std::string refuses_writes_;
   std::vector<Request> slots_;   // requests in the target, by tag
   std::vector<uint32_t> free_;   // free tags
@@ -333,6 +448,12 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
   TraceRecord next_;
   bool have_next_ = false;
   bool exhausted_ = false;
+  std::vector<Stream> streams_;  // validate: in order of first appearance
+  uint32_t last_stream_ = 0;
+  int64_t last_stream_id_ = 0;
+  int64_t idle_streams_ = 0;  // started streams idle with nothing queued
+  int64_t queued_ = 0;   // requests fetched and not yet issued
+  static constexpr int64_t kMaxQueued = int64_t{1} << 20;
   SimTime origin_ns_ = 0;
   int64_t fetched_ = 0;
   int64_t admitted_ = 0;
@@ -383,42 +504,118 @@ std::string ReplayModeName(const ReplayOptions& options) {
   return "?";
 }
 
-ReplayResult ReplayTrace(TraceReader& trace, ReplayTarget& target, Simulation& sim, const ReplayOptions& options,
-                         const ReplayRequestCallback& on_request) {
-  CheckOptions(options);
-  if (sim.now() != 0) throw std::logic_error("internal error: replay needs a fresh simulation");
-  ReplayResult out;
-  Tally tally(options.exact_sample_limit);
-  Replayer replayer(trace, target, sim, options, on_request, out, tally);
-  {
-    ListenerScope scope(target, &replayer);
-    const auto wall_start = std::chrono::steady_clock::now();
-    replayer.Start();
-    // Stepped rather than run dry: a pool's L2ARC feed keeps its own timer.
-    while (!replayer.finished() && sim.Step()) {
-    }
-    out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  }
-  if (replayer.admitted() == 0) {
-    std::string why;
-    if (out.other_devices > 0) why += ", " + std::to_string(out.other_devices) + " of other devices passed over";
-    if (out.skipped_writes > 0) why += ", " + std::to_string(out.skipped_writes) + " writes passed over";
-    throw InputError(trace.path() + ": the trace holds no requests" + (why.empty() ? "" : " to replay" + why));
-  }
-  if (!replayer.finished()) {
-    throw std::logic_error("internal error: replay: " + target.name() + " completed " +
-                           std::to_string(replayer.completed()) + " of " + std::to_string(replayer.admitted()) +
-                           " requests");
-  }
-  target.Finish(sim.now());
-  out.requests = replayer.admitted();
-  if (out.end_ns > 0) {
-    out.mb_s = static_cast<double>(out.bytes) / NsToSec(out.end_ns) / 1e6;
-    out.iops = static_cast<double>(out.requests) / NsToSec(out.end_ns);
+namespace {
+
+// The run's figures once every request has completed: rates over its span, from start_ns to end_ns.
+void Conclude(ReplayResult& out, int64_t requests, Tally& tally) {
+  out.requests = requests;
+  if (out.end_ns > out.start_ns) {
+    const double seconds = NsToSec(out.end_ns - out.start_ns);
+    out.mb_s = static_cast<double>(out.bytes) / seconds / 1e6;
+    out.iops = static_cast<double>(out.requests) / seconds;
   }
   tally.Fill(out);
+}
+
+// The instances' counts summed, the last completion, the most waiting at once.
+void AddCounts(ReplayResult& sum, const ReplayResult& one) {
+  sum.reads += one.reads;
+  sum.writes += one.writes;
+  sum.bytes += one.bytes;
+  sum.wrapped += one.wrapped;
+  sum.realigned += one.realigned;
+  sum.skipped_writes += one.skipped_writes;
+  sum.other_devices += one.other_devices;
+  sum.devices_seen = std::max(sum.devices_seen, one.devices_seen);
+  sum.end_ns = std::max(sum.end_ns, one.end_ns);
+  sum.max_waiting = std::max(sum.max_waiting, one.max_waiting);
+}
+
+// Every target's listener while the replays run.
+class ListenerScopes {
+ public:
+  ListenerScopes(const std::vector<ReplayInstance>& instances, std::vector<std::unique_ptr<Replayer>>& replayers) {
+    for (size_t i = 0; i < instances.size(); ++i) scopes_.emplace_back(*instances[i].target, replayers[i].get());
+  }
+
+ private:
+  std::deque<ListenerScope> scopes_;
+};
+
+}  // namespace
+
+ReplayGroupResult ReplayTraces(std::vector<ReplayInstance>& instances, Simulation& sim, const ReplayOptions& options) {
+  CheckOptions(options);
+  if (sim.now() != 0) throw std::logic_error("internal error: replay needs a fresh simulation");
+  if (instances.empty()) throw std::logic_error("internal error: replay of no instance");
+  const size_t n = instances.size();
+  ReplayGroupResult out;
+  out.instances.resize(n);
+  const int64_t share = n == 1 ? options.exact_sample_limit
+                               : std::max<int64_t>(1, options.exact_sample_limit / static_cast<int64_t>(n));
+  std::deque<Tally> tallies;
+  for (size_t i = 0; i < n; ++i) tallies.emplace_back(share);
+  std::optional<Tally> pooled;
+  if (n > 1) pooled.emplace(options.exact_sample_limit);
+  std::vector<std::unique_ptr<Replayer>> replayers;
+  for (size_t i = 0; i < n; ++i) {
+    replayers.push_back(std::make_unique<Replayer>(instances[i], static_cast<int>(i), sim, options,
+                                                   out.instances[i], tallies[i], pooled ? &*pooled : nullptr));
+  }
+  const auto all_finished = [&] {
+    return std::all_of(replayers.begin(), replayers.end(), [](const auto& r) { return r->finished(); });
+  };
+  double wall_seconds = 0;
+  {
+    ListenerScopes scopes(instances, replayers);
+    const auto wall_start = std::chrono::steady_clock::now();
+    for (auto& r : replayers) r->Schedule();
+    // Stepped rather than run dry: a pool's L2ARC feed keeps its own timer.
+    while (!all_finished() && sim.Step()) {
+    }
+    wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const ReplayResult& r = out.instances[i];
+    if (replayers[i]->admitted() > 0) continue;
+    std::string why;
+    if (r.other_devices > 0) why += ", " + std::to_string(r.other_devices) + " of other devices passed over";
+    if (r.skipped_writes > 0) why += ", " + std::to_string(r.skipped_writes) + " writes passed over";
+    throw InputError(instances[i].trace->path() + ": the trace holds no requests" +
+                     (why.empty() ? "" : " to replay" + why));
+  }
+  if (!all_finished()) {
+    const auto stuck = std::find_if(replayers.begin(), replayers.end(), [](const auto& r) { return !r->finished(); });
+    throw std::logic_error("internal error: replay: " + instances[static_cast<size_t>(stuck - replayers.begin())]
+                           .target->name() + " completed " + std::to_string((*stuck)->completed()) + " of " +
+                           std::to_string((*stuck)->admitted()) + " requests");
+  }
+  int64_t requests = 0;
+  for (size_t i = 0; i < n; ++i) {
+    instances[i].target->Finish(sim.now());
+    ReplayResult& r = out.instances[i];
+    r.wall_seconds = wall_seconds;
+    r.start_ns = instances[i].start_ns;
+    Conclude(r, replayers[i]->admitted(), tallies[i]);
+    requests += r.requests;
+  }
+  if (!pooled) {
+    out.pooled = out.instances[0];
+    return out;
+  }
+  for (const ReplayResult& r : out.instances) AddCounts(out.pooled, r);
+  out.pooled.wall_seconds = wall_seconds;
+  Conclude(out.pooled, requests, *pooled);
   return out;
 }
+
+ReplayResult ReplayTrace(TraceReader& trace, ReplayTarget& target, Simulation& sim, const ReplayOptions& options,
+                         const ReplayRequestCallback& on_request) {
+  std::vector<ReplayInstance> one = {ReplayInstance{&trace, &target, 0, on_request}};
+  return std::move(ReplayTraces(one, sim, options).instances[0]);
+}
+
+std::unique_ptr<ReplayTarget> MakeDriveTarget(Device& dev) { return std::make_unique<DeviceTarget>(dev); }
 
 ReplayResult ReplayTrace(TraceReader& trace, Device& dev, Simulation& sim, const ReplayOptions& options,
                          const ReplayRequestCallback& on_request) {

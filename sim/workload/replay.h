@@ -35,6 +35,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,14 +80,16 @@ class ReplayTarget {
  public:
   virtual ~ReplayTarget() = default;
   virtual const std::string& name() const = 0;
-  virtual int64_t capacity_bytes() const = 0;
+  // The bytes requests to `file` may reach: a file-level trace's file
+  // (TraceRecord::file), or -1 for the whole target.
+  virtual int64_t capacity_bytes(int32_t file) const = 0;
   virtual int64_t sector_bytes() const = 0;  // requests are widened to whole sectors
   // Why a write cannot be replayed here (a one-line reason), or empty when it can.
   virtual std::string refuses_writes() const { return {}; }
   // Whether one more request may be submitted now.
   virtual bool CanSubmit() const = 0;
-  // Starts a request; its completion goes to the listener with `tag`.
-  virtual void Submit(uint32_t tag, IoOp op, int64_t offset_bytes, int64_t size_bytes) = 0;
+  // Starts a request to `file` (as in capacity_bytes); its completion goes to the listener with `tag`.
+  virtual void Submit(uint32_t tag, IoOp op, int32_t file, int64_t offset_bytes, int64_t size_bytes) = 0;
   // Owns the completions while the replay runs (nullptr: released).
   virtual void set_listener(ReplayTargetListener* listener) = 0;
   // The replay is over at `now`: close busy-time accounting.
@@ -102,6 +105,7 @@ struct ReplayRequestResult {
   SimTime arrival_ns = 0;  // simulated time it arrived
   SimTime issued_ns = 0;   // simulated time it entered the target
   SimTime done_ns = 0;
+  int instance = 0;  // which of several instances (ReplayInstance) it belongs to
 };
 using ReplayRequestCallback = std::function<void(const ReplayRequestResult&)>;
 
@@ -134,8 +138,9 @@ struct ReplayResult {
   int64_t skipped_writes = 0;   // writes passed over (reads_only)
   int64_t other_devices = 0;    // requests of other traced devices passed over (device)
   int64_t devices_seen = 0;     // distinct traced devices among the records read
-  SimTime end_ns = 0;     // last completion; the first request arrives at 0
-  double mb_s = 0;        // bytes / end, 10^6 bytes per second
+  SimTime start_ns = 0;   // when the replay started (ReplayInstance::start_ns; alone: 0)
+  SimTime end_ns = 0;     // last completion
+  double mb_s = 0;        // bytes / (end - start), 10^6 bytes per second
   double iops = 0;
   ReplayComparison all;
   ReplayComparison read;   // the reads alone
@@ -146,6 +151,32 @@ struct ReplayResult {
   double wall_seconds = 0;
 };
 
+// One of several replays run at once in one simulation (ReplayTraces): its
+// own trace reader and its own target (e.g. its own zvol or files of one
+// pool), from `start_ns` on: in open mode its first request arrives then and
+// the others keep their recorded spacing; closed and validate start then.
+struct ReplayInstance {
+  TraceReader* trace = nullptr;
+  ReplayTarget* target = nullptr;
+  SimTime start_ns = 0;
+  ReplayRequestCallback on_request;
+};
+
+// The instances' results, and their requests taken together (`pooled`: sums,
+// the last completion, every latency in one comparison; with one instance
+// equal to it).
+struct ReplayGroupResult {
+  std::vector<ReplayResult> instances;
+  ReplayResult pooled;
+};
+
+// Replays every instance at once from sim.now(), which must be 0, until each
+// has completed all its requests; options apply to each. Throws as
+// ReplayTrace does. Latencies are kept exactly up to
+// options.exact_sample_limit in the pooled figures and up to a 1/N share of it
+// in each instance's.
+ReplayGroupResult ReplayTraces(std::vector<ReplayInstance>& instances, Simulation& sim, const ReplayOptions& options);
+
 // Replays `trace` on `target` (idle) from sim.now(), which must be 0. The
 // replay owns the target's listener while it runs. Throws InputError for a
 // malformed trace line, an empty trace (after --device / --reads-only), a
@@ -153,6 +184,8 @@ struct ReplayResult {
 // for bad options.
 ReplayResult ReplayTrace(TraceReader& trace, ReplayTarget& target, Simulation& sim, const ReplayOptions& options,
                          const ReplayRequestCallback& on_request = {});
+// One drive (idle, its listener free while the target lives) as a replay target.
+std::unique_ptr<ReplayTarget> MakeDriveTarget(Device& dev);
 // The same on one drive (idle, its listener free).
 ReplayResult ReplayTrace(TraceReader& trace, Device& dev, Simulation& sim, const ReplayOptions& options,
                          const ReplayRequestCallback& on_request = {});

@@ -7,11 +7,20 @@
 // --target is a pool when it is written in zpool syntax with more than one
 // word or an NxDRIVE run ("mirror 2xwd-re4-1tb", "1xwd-re4-1tb" for a one-disk
 // pool; IsPoolSpecText): the trace is then replayed on a zvol (pool_replay.h);
-// otherwise on one drive (replay.h).
+// otherwise on one drive (replay.h). A file-level trace (strace, DTrace, fio
+// iolog) replays on files of the pool's dataset instead of a zvol.
+//
+// --readers N,M,...: one run per count, each with that many instances of the
+// workload at once (each on its own copy of the data, or one copy with
+// --same-data), as `readers` sweeps dd readers: "runs" holds one entry per
+// count, with the instances' requests taken together at its top level and
+// per instance in lists (per_instance_*).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +43,8 @@ namespace ziosim {
 namespace {
 
 struct ReplayFrontOptions : PoolReplayOptions, ReplayOptions {
+  std::vector<int> readers = {1};
+  std::string files_under;
   std::string trace;
   std::string target;
   TraceFormat format = TraceFormat::kAuto;
@@ -114,6 +125,9 @@ std::vector<Option<O>> TraceOptions() {
                                                                             : TextValue(v, label));  // names --device
                         }),
       In("workload", FlagOption("per_device", Field<O>(&O::per_device), "Also compare latencies per traced device")),
+      In("workload", TextOption("files_under", &O::files_under,
+                                "File-level traces: replay only the files under this directory (the data's mount "
+                                "point); reads of other files (libraries, /etc) are ignored")),
   };
 }
 
@@ -142,6 +156,22 @@ Option<O> PerRequestOption() {
                            });
 }
 
+// How many copies of the workload run at once; pool targets only.
+std::vector<Option<O>> InstanceOptions() {
+  return {
+      In("workload", IntListOption("readers", &O::readers,
+                                   "Instances of the traced workload run at once, e.g. 1,2,5,10: one run each "
+                                   "(each instance on its own copy of the data)")),
+      In("workload", Option<O>{{.name = "stagger", .kind = OptionKind::kDuration,
+                                .doc = "Instance i starts i times this after the first (s, ms)", .fallback = "0s"},
+                               [](O& o, const Json& v, const std::string& label) {
+                                 o.stagger_ns = DurationValue(v, label);
+                               }}),
+      In("workload", FlagOption("same_data", Field<O>(&O::same_data),
+                                "All instances read one copy of the data (else each its own)")),
+  };
+}
+
 // The zvol's own options; the rest of a pool target's are the shared groups'.
 std::vector<Option<O>> ZvolOptions() {
   return {
@@ -150,6 +180,9 @@ std::vector<Option<O>> ZvolOptions() {
                                                "before)",
                                                false))),
       In("dataset", SizeOption("volsize", Field<O>(&O::volsize), "The zvol's size; 0: what the trace reaches", false)),
+      DatasetProperty(In("dataset", SizeOption("recordsize", Field<O>(&O::recordsize),
+                                               "File-level traces: the dataset's recordsize, a power of two from "
+                                               "512 to 16M"))),
   };
 }
 
@@ -157,17 +190,29 @@ OptionTable<O> Table() {
   return {"replay",
           Concat<O>({
               {Required(Flags({"trace"}, In("workload", TextOption("trace", &O::trace, "Trace file (plain or gzip)")))),
-               TargetOption<O>("the trace is then replayed on a zvol")},
+               TargetOption<O>("the trace is then replayed on a zvol (a block trace) or on files of the dataset (a "
+                               "file-level trace)")},
               PacingOptions(),
               TraceOptions(),
               {PolicyOption(), PerRequestOption()},
-              PoolOnly<O>(Concat<O>({PoolEraGroup<O>(), ZvolOptions(), CacheGroup<O>(), {SeedOption<O>()}})),
+              PoolOnly<O>(Concat<O>({InstanceOptions(), PoolEraGroup<O>(), ZvolOptions(), CacheGroup<O>(),
+                                     {SeedOption<O>()}})),
           })};
 }
 
 // ---------------------------------------------------------------- checks
 
 void CheckOptions(const O& o) {
+  if (o.readers.empty()) throw InputError("--readers: give at least one count");
+  for (const int n : o.readers) {
+    if (n < 1 || n > kMaxReplayInstances) {
+      throw InputError("--readers: each count must be from 1 to " + std::to_string(kMaxReplayInstances) + " (got " +
+                       std::to_string(n) + ")");
+    }
+  }
+  if (o.readers.size() > 1 && (o.per_request_rows || !o.per_request_csv.empty())) {
+    throw InputError("--per-request: takes the requests of one run; give one --readers count with it");
+  }
   if (o.speed_given && o.mode != ReplayMode::kOpen) {
     throw InputError("--speed: only applies to --mode open (the other modes ignore the recorded times)");
   }
@@ -185,8 +230,9 @@ void CheckOptions(const O& o) {
 // The requests' rows, as columns (Python's per_request=True), or the CSV file of --per-request.
 class RequestRows {
  public:
-  static constexpr const char* kColumns[] = {"i",      "line",     "op",      "trace_offset", "offset", "size",
-                                             "arrival_ms", "issue_ms", "done_ms", "sim_ms",       "measured_ms"};
+  static constexpr const char* kColumns[] = {"instance", "i",         "line",     "op",      "trace_offset",
+                                             "offset",   "size",      "arrival_ms", "issue_ms", "done_ms",
+                                             "sim_ms",   "measured_ms"};
 
   explicit RequestRows(const O& o) {
     if (!o.per_request_csv.empty()) {
@@ -214,7 +260,8 @@ class RequestRows {
  private:
   void Add(const ReplayRequestResult& r) {
     const double measured = r.record->measured_latency_ns >= 0 ? NsToMs(r.record->measured_latency_ns) : NAN;
-    const Json row[] = {r.index,
+    const Json row[] = {r.instance,
+                        r.index,
                         r.record->line,
                         r.record->op == IoOp::kWrite ? "W" : "R",
                         r.record->offset_bytes,
@@ -356,11 +403,11 @@ Json PacingJson(const Replayed& x, const O& o) {
           {"per_device", o.per_device}};
 }
 
-Json Result(Json identity, const Replayed& x, const O& o, Json run, RequestRows& rows) {
+Json Result(Json identity, const Replayed& x, const O& o, Json runs, RequestRows& rows) {
   Json j = {{"workload", "replay"}, {"trace", o.trace}, {"format", TraceFormatName(x.format)}};
   j.update(identity);
   j.update(PacingJson(x, o));
-  j["runs"] = Json::array({run});
+  j["runs"] = std::move(runs);
   j["notes"] = Notes(x, o);
   if (Json requests = rows.Finish(); !requests.is_null()) j["requests"] = std::move(requests);
   return j;
@@ -368,7 +415,7 @@ Json Result(Json identity, const Replayed& x, const O& o, Json run, RequestRows&
 
 Json RunOnDrive(const O& o, RequestRows& rows) {
   // The trace is opened (and its format told) before the drive is built, so that a wrong file is reported first.
-  std::unique_ptr<TraceReader> trace = OpenTrace(o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad});
+  std::unique_ptr<TraceReader> trace = OpenTrace(o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad, .files_under = o.files_under});
   const DriveSpec drive = ResolveDrive(o.target);
   Simulation sim;
   std::unique_ptr<Device> device = MakeDevice(&sim, drive.name, drive, o.policy.value_or(QueuePolicy::kSptf));
@@ -381,35 +428,85 @@ Json RunOnDrive(const O& o, RequestRows& rows) {
                          {"sector_bytes", device->sector_bytes()},
                          {"queue_depth", device->queue_depth()},
                          {"policy", o.policy.value_or(QueuePolicy::kSptf) == QueuePolicy::kFifo ? "fifo" : "sptf"}};
-  return Result(identity, x, o, RunJson(x, o), rows);
+  return Result(identity, x, o, Json::array({RunJson(x, o)}), rows);
 }
 
-Json RunOnPool(const O& o, RequestRows& rows) {
-  PoolReplayOptions pool = o;
-  pool.pool = o.target;
-  const PoolReplayResult p = ReplayTraceOnPool(o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad}, pool,
-                                               o, rows.Callback());
-  const Replayed x{p.format, p.trace_stats, p.replay, p.pool, p.volsize};
-  const Json identity = {{"target", p.pool},
-                         {"target_kind", "pool"},
-                         {"capacity_bytes", p.volsize},
-                         {"sector_bytes", 512},  // a Linux zvol's logical block (pool_replay.cc)
-                         {"profile", p.profile},
-                         {"volblocksize_bytes", p.volblocksize},
-                         {"volsize_bytes", p.volsize},
-                         {"layout", o.layout},
-                         {"primarycache", o.primarycache},
-                         {"l2arc", o.l2arc.empty() ? Json() : Json(o.l2arc)},
-                         {"seed", o.seed}};
-  Json run = RunJson(x, o);
+// Each instance's figures as lists, and their spread: one entry per instance.
+Json InstancesJson(const std::vector<ReplayResult>& instances) {
+  std::vector<double> mb_s, mean_ms, p50_ms, p99_ms;
+  for (const ReplayResult& r : instances) {
+    mb_s.push_back(r.mb_s);
+    mean_ms.push_back(r.all.simulated.mean_ms);
+    p50_ms.push_back(r.all.simulated.p50_ms);
+    p99_ms.push_back(r.all.simulated.p99_ms);
+  }
+  return {{"per_instance_mb_s", mb_s},
+          {"per_instance_min_mb_s", *std::min_element(mb_s.begin(), mb_s.end())},
+          {"per_instance_mean_mb_s", std::accumulate(mb_s.begin(), mb_s.end(), 0.0) / static_cast<double>(mb_s.size())},
+          {"per_instance_max_mb_s", *std::max_element(mb_s.begin(), mb_s.end())},
+          {"per_instance_sim_mean_ms", mean_ms},
+          {"per_instance_sim_p50_ms", p50_ms},
+          {"per_instance_sim_p99_ms", p99_ms}};
+}
+
+Json PoolRunJson(const Replayed& x, const O& o, const PoolReplayResult& p) {
+  Json run = {{"readers", p.instances.size()}};
+  run.update(RunJson(x, o));
+  run.update(InstancesJson(p.instances));
   run.update({{"arc_hit_pct", p.arc_hit_pct},
               {"arc_hits", p.arc.hits},
               {"arc_misses", p.arc.misses},
               {"prefetch_reads", p.dmu.prefetch_reads},
               {"disk_bytes_read", p.disk_bytes_read},
               {"disk_bytes_written", p.disk_bytes_written},
+              {"amplification", p.replay.bytes > 0 ? static_cast<double>(p.disk_bytes_read + p.disk_bytes_written) /
+                                                         static_cast<double>(p.replay.bytes)
+                                                   : 0.0},
+              {"cpu_busy_pct", p.cpu_busy_pct},
               {"disks", DisksToJson(p.disks)}});
-  return Result(identity, x, o, run, rows);
+  return run;
+}
+
+// The data as the pool holds it: a zvol, or the traced files.
+Json DataJson(const PoolReplayResult& p) {
+  if (!p.file_level) {
+    return {{"data", "zvol"}, {"volblocksize_bytes", p.volblocksize}, {"volsize_bytes", p.volsize}};
+  }
+  // Files opened and never read (directories among them) hold no data of the workload.
+  const auto read = std::count_if(p.file_bytes.begin(), p.file_bytes.end(), [](int64_t b) { return b > 0; });
+  return {{"data", "files"}, {"recordsize_bytes", p.volblocksize}, {"files", read}, {"file_bytes", p.volsize}};
+}
+
+Json RunOnPool(const O& o, RequestRows& rows) {
+  Json runs = Json::array();
+  Json identity;
+  std::optional<PoolReplayResult> first;
+  for (const int n : o.readers) {
+    PoolReplayOptions pool = o;
+    pool.pool = o.target;
+    pool.instances = n;
+    PoolReplayResult p = ReplayTraceOnPool(o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad, .files_under = o.files_under}, pool, o,
+                                           rows.Callback());
+    const Replayed x{p.format, p.trace_stats, p.replay, p.pool, p.volsize};
+    runs.push_back(PoolRunJson(x, o, p));
+    if (!first) first = std::move(p);
+  }
+  const PoolReplayResult& p = *first;
+  identity = {{"target", p.pool},
+              {"target_kind", "pool"},
+              {"capacity_bytes", p.volsize},
+              {"sector_bytes", p.file_level ? 1 : 512},  // a Linux zvol's logical block (pool_replay.cc)
+              {"profile", p.profile}};
+  identity.update(DataJson(p));
+  identity.update({{"stagger_s", NsToSec(o.stagger_ns)},
+                   {"same_data", o.same_data},
+                   {"layout", o.layout},
+                   {"primarycache", o.primarycache},
+                   {"l2arc", o.l2arc.empty() ? Json() : Json(o.l2arc)},
+                   {"seed", o.seed}});
+  // The notes are the trace's, the same in every run; the first run's instance 0 tells them.
+  const ReplayResult& one = p.instances[0];
+  return Result(identity, Replayed{p.format, p.trace_stats, one, p.pool, p.volsize}, o, std::move(runs), rows);
 }
 
 Json Run(const O& o) {

@@ -51,7 +51,7 @@ def test_pool_reads_hit_the_arc_on_the_second_pass(tmp_path):
 def test_per_request_and_per_device(tmp_path):
     trace = _msr(tmp_path, _reads(4) + [(5_000_000, 1, "Read", 0, 4096, 20_000)])
     rows = ziosim.replay(trace, "generic-ssd", per_request=True, per_device=True)
-    assert list(rows.columns) == ["i", "line", "op", "trace_offset", "offset", "size", "arrival_ms", "issue_ms",
+    assert list(rows.columns) == ["instance", "i", "line", "op", "trace_offset", "offset", "size", "arrival_ms", "issue_ms",
                                   "done_ms", "sim_ms", "measured_ms"]
     assert len(rows) == 5 and rows.attrs["summary"]["devices_seen"] == 2
     one = ziosim.replay(trace, "generic-ssd", device=1, per_device=True)
@@ -103,3 +103,46 @@ def test_per_request_csv_is_the_rows_of_per_request_true(tmp_path):
     from_file = pd.read_csv(csv)
     assert list(from_file.columns) == list(rows.columns)
     pd.testing.assert_frame_equal(from_file, rows, check_dtype=False)
+
+
+def _strace(tmp_path, files):
+    """An strace of one thread reading each (name, MiB) file through in 128 KiB calls, 1 ms apart."""
+    lines, t = [], 0
+    for fd, (name, mib) in enumerate(files, start=3):
+        for _ in range(mib * 8):
+            lines.append(f"9 10:00:{t // 1_000_000:02d}.{t % 1_000_000:06d} "
+                         f"read({fd}</data/{name}>, \"\"..., 131072) = 131072 <0.000200>")
+            t += 1000
+    lines.append(f"9 10:00:{t // 1_000_000:02d}.{t % 1_000_000:06d} read(3</lib/libc.so.6>, \"\"..., 832) = 832 "
+                 "<0.000010>")
+    path = tmp_path / "app.strace"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_a_file_level_trace_runs_as_readers_on_files_of_the_pool(tmp_path):
+    trace = _strace(tmp_path, [("a", 4), ("b", 2)])
+    frame = ziosim.replay(trace, MIRROR, readers=[1, 2, 4], mode="validate", files_under="/data")
+    assert list(frame["readers"]) == [1, 2, 4]
+    assert (frame["data"] == "files").all() and (frame["files"] == 2).all()
+    assert list(frame["file_bytes"]) == [6 << 20] * 3
+    assert list(frame["requests"]) == [48, 96, 192]
+    # Each instance reads its own copy: the disks read every copy.
+    assert list(frame["disk_bytes_read"] // (6 << 20)) == [1, 2, 4]
+    # More instances share the disks: more in all, less each.
+    assert frame["throughput_mb_s"].is_monotonic_increasing
+    assert frame["per_instance_mean_mb_s"].is_monotonic_decreasing
+    per = ziosim.replay(trace, MIRROR, readers=[1, 3], mode="validate", files_under="/data", per_instance=True)
+    assert list(per["readers"]) == [1, 3, 3, 3] and list(per["instance"]) == [0, 0, 1, 2]
+    shared = ziosim.replay(trace, MIRROR, readers=[4], mode="validate", files_under="/data", same_data=True)
+    assert shared.iloc[0]["disk_bytes_read"] < 2 * (6 << 20)
+
+
+def test_instance_options_name_the_keyword(tmp_path):
+    trace = _strace(tmp_path, [("a", 1)])
+    with pytest.raises(ValueError, match=r"^readers: each count must be from 1 to 64 \(got 65\)"):
+        ziosim.replay(trace, MIRROR, readers=[1, 65])
+    with pytest.raises(ValueError, match=r"^per_request: takes the requests of one run"):
+        ziosim.replay(trace, MIRROR, readers=[1, 2], per_request=True)
+    with pytest.raises(ValueError, match=r"^readers: applies to a pool target"):
+        ziosim.replay(trace, "wd-re4-1tb", readers=[2])

@@ -124,7 +124,7 @@ TEST(ReplayCliTest, PerRequestCsvHasOneRowPerRequest) {
   std::istringstream lines(text);
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "i,line,op,trace_offset,offset,size,arrival_ms,issue_ms,done_ms,sim_ms,measured_ms");
+  EXPECT_EQ(line, "instance,i,line,op,trace_offset,offset,size,arrival_ms,issue_ms,done_ms,sim_ms,measured_ms");
   int rows = 0, unmeasured = 0;
   while (std::getline(lines, line)) {
     ++rows;

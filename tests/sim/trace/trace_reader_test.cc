@@ -95,7 +95,7 @@ TEST(TraceFormatTest, NamesRoundTripAndUnknownNamesListTheKnownOnes) {
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(),
                  "--format: unknown trace format 'iolog' (one of: validate, ascii, blkparse, fio-iolog, fio-lat, "
-                 "msr, spc, ftrace, cloudphysics, auto)");
+                 "msr, spc, ftrace, cloudphysics, strace, dtrace, auto)");
   }
 }
 
@@ -305,7 +305,7 @@ TEST(TraceDetectTest, UnknownAndEmptyFilesAreErrors) {
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
               junk.path() + ":2: cannot tell the trace format from this line ('hello world'); pass --format (one "
-                            "of: validate, ascii, blkparse, fio-iolog, fio-lat, msr, spc, ftrace, cloudphysics, auto)");
+                            "of: validate, ascii, blkparse, fio-iolog, fio-lat, msr, spc, ftrace, cloudphysics, strace, dtrace, auto)");
   }
   TempFile empty("empty.txt", "\n  \n");
   try {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -226,6 +227,116 @@ TEST(PoolReplayTest, BadOptionsAndRequestsPastTheVolumeAreInputErrors) {
   ReplayOptions wrap;
   wrap.wrap = true;
   EXPECT_EQ(ReplayOnPool(trace, o, wrap).result.replay.wrapped, 1);
+}
+
+}  // namespace
+}  // namespace ziosim
+
+namespace ziosim {
+namespace {
+
+// An strace of one thread reading two files of 1 MiB and 256 KiB through in 128 KiB calls, 1 ms apart.
+std::string TwoFileStrace() {
+  std::ostringstream out;
+  int64_t us = 0;
+  const auto call = [&](const std::string& text, int64_t duration_us) {
+    out << "7 10:00:" << (us / 1000000 < 10 ? "0" : "") << us / 1000000 << '.';
+    const std::string frac = std::to_string(us % 1000000);
+    out << std::string(6 - frac.size(), '0') << frac << ' ' << text << " <0.000" << duration_us << ">\n";
+    us += 1000;
+  };
+  call("openat(AT_FDCWD</d>, \"a\", O_RDONLY) = 3</d/a>", 10);
+  for (int i = 0; i < 8; ++i) call("read(3</d/a>, \"\"..., 131072) = 131072", 100);
+  call("read(3</d/a>, \"\", 131072) = 0", 10);
+  call("openat(AT_FDCWD</d>, \"b\", O_RDONLY) = 4</d/b>", 10);
+  for (int i = 0; i < 2; ++i) call("read(4</d/b>, \"\"..., 131072) = 131072", 100);
+  return out.str();
+}
+
+PoolRun ReplayFiles(const PoolReplayOptions& pool, const ReplayOptions& options = {}) {
+  TempFile trace("trace.strace", TwoFileStrace());
+  PoolRun run;
+  run.result = ReplayTraceOnPool(trace.path(), TraceFormat::kAuto, {}, pool, options,
+                                 [&run](const ReplayRequestResult& r) {
+                                   run.requests.push_back(r);
+                                   run.requests.back().record = nullptr;
+                                 });
+  return run;
+}
+
+TEST(PoolReplayFilesTest, AFileLevelTraceReadsFilesOfTheDataset) {
+  PoolReplayOptions o = Mirror();
+  o.recordsize = 128 << 10;
+  const PoolRun run = ReplayFiles(o);
+  EXPECT_TRUE(run.result.file_level);
+  EXPECT_EQ(run.result.files, (std::vector<std::string>{"/d/a", "/d/b"}));
+  EXPECT_EQ(run.result.file_bytes, (std::vector<int64_t>{1 << 20, 256 << 10}));
+  EXPECT_EQ(run.result.volblocksize, 128 << 10);
+  EXPECT_EQ(run.result.replay.requests, 10);
+  EXPECT_EQ(run.result.replay.bytes, 10 * (128 << 10));
+  EXPECT_EQ(run.result.replay.realigned, 0);
+  // Every record was read from disk once (prefetch reads no further than the files), plus the indirect blocks.
+  EXPECT_GE(run.result.disk_bytes_read, (1 << 20) + (256 << 10));
+  EXPECT_LE(run.result.disk_bytes_read, (1 << 20) + (256 << 10) + 2 * (128 << 10));
+  EXPECT_EQ(run.result.dmu.demand_blocks, 10u);
+}
+
+TEST(PoolReplayFilesTest, InstancesReadTheirOwnCopiesOrOneSharedCopy) {
+  PoolReplayOptions o = Mirror();
+  ReplayOptions validate;
+  ParseReplayMode("validate", validate);
+  const PoolRun one = ReplayFiles(o, validate);
+  o.instances = 3;
+  const PoolRun own = ReplayFiles(o, validate);
+  o.same_data = true;
+  const PoolRun shared = ReplayFiles(o, validate);
+  ASSERT_EQ(own.result.instances.size(), 3u);
+  EXPECT_EQ(own.result.replay.requests, 30);
+  EXPECT_EQ(own.result.replay.bytes, 3 * one.result.replay.bytes);
+  // Own copies: three times the disk reads; one copy: read once, the rest hit or wait on the same blocks.
+  EXPECT_EQ(own.result.disk_bytes_read, 3 * one.result.disk_bytes_read);
+  EXPECT_EQ(shared.result.disk_bytes_read, one.result.disk_bytes_read);
+  // Three readers of their own copies share the disks: each is slower than one alone.
+  for (const ReplayResult& r : own.result.instances) EXPECT_LT(r.mb_s, one.result.replay.mb_s);
+  EXPECT_EQ(std::count_if(own.requests.begin(), own.requests.end(),
+                          [](const ReplayRequestResult& r) { return r.instance == 2; }),
+            10);
+}
+
+TEST(PoolReplayFilesTest, StaggerStartsEachInstanceLater) {
+  PoolReplayOptions o = Mirror();
+  o.instances = 2;
+  o.stagger_ns = 5 * kNsPerSec;
+  const PoolRun run = ReplayFiles(o);
+  ASSERT_EQ(run.result.instances.size(), 2u);
+  EXPECT_EQ(run.result.instances[1].start_ns, 5 * kNsPerSec);
+  // Instance 1's first read arrives 5 s in, when instance 0 is long done.
+  EXPECT_LT(run.result.instances[0].end_ns, 5 * kNsPerSec);
+  SimTime first = INT64_MAX;
+  for (const ReplayRequestResult& r : run.requests) {
+    if (r.instance == 1) first = std::min(first, r.arrival_ns);
+  }
+  EXPECT_EQ(first, 5 * kNsPerSec);
+  EXPECT_EQ(run.result.replay.end_ns, run.result.instances[1].end_ns);
+}
+
+TEST(PoolReplayFilesTest, BadInstanceOptions) {
+  PoolReplayOptions o = Mirror();
+  o.instances = 0;
+  try {
+    ReplayFiles(o);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--readers: each count must be from 1 to 64 (got 0)");
+  }
+  o.instances = 1;
+  o.volsize = 1 << 20;
+  try {
+    ReplayFiles(o);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--volsize: applies to a block trace (a file-level trace replays on files)");
+  }
 }
 
 }  // namespace

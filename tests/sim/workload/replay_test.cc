@@ -196,6 +196,59 @@ TEST(ReplayTest, ValidateModeWithoutMeasurementsRunsBackToBack) {
   EXPECT_EQ(run.timings[3], (Timing{3, 6 * kMs, 6 * kMs, 8 * kMs}));
 }
 
+// Two threads (PIDs 1 and 2), each read measured 1 ms with 1 ms of idle time
+// before the thread's next: on a 3 ms device each thread waits only for its
+// own reads; thread 2 starts at its recorded 0.5 ms.
+TEST(ReplayTest, ValidateModePacesEachTracedThreadOnItsOwn) {
+  TempFile f("threads.strace",
+             "1 10:00:00.000000 read(3</f>, \"\"..., 512) = 512 <0.001000>\n"
+             "2 10:00:00.000500 read(4</g>, \"\"..., 512) = 512 <0.001000>\n"
+             "1 10:00:00.002000 read(3</f>, \"\"..., 512) = 512 <0.001000>\n"
+             "2 10:00:00.002500 read(4</g>, \"\"..., 512) = 512 <0.001000>\n"
+             "1 10:00:00.004000 read(3</f>, \"\"..., 512) = 512 <0.001000>\n");
+  ReplayOptions o;
+  ParseReplayMode("validate", o);
+  const ReplayRun run = Replay(f.path(), o, 3 * kMs, 32);
+  // Thread 1: 0-3, idle 1, 4-7, idle 1, 8-11. Thread 2: 0.5-3.5, idle 1, 4.5-7.5.
+  EXPECT_EQ(run.timings, (std::vector<Timing>{{0, 0, 0, 3 * kMs},
+                                              {1, 500'000, 500'000, 3'500'000},
+                                              {2, 4 * kMs, 4 * kMs, 7 * kMs},
+                                              {3, 4'500'000, 4'500'000, 7'500'000},
+                                              {4, 8 * kMs, 8 * kMs, 11 * kMs}}));
+}
+
+TEST(ReplayTest, InstancesRunAtOnceEachFromItsStart) {
+  TempFile f("open.trace", kAscii);
+  Simulation sim;
+  FixedLatencyDevice dev(&sim, 2 * kMs, 1);
+  auto t0 = OpenTrace(f.path());
+  auto t1 = OpenTrace(f.path());
+  std::vector<ReplayRequestResult> seen;
+  const ReplayRequestCallback cb = [&seen](const ReplayRequestResult& r) { seen.push_back(r); };
+  // Two instances in one simulation, a drive each.
+  FixedLatencyDevice dev2(&sim, 2 * kMs, 1);
+  std::vector<ReplayInstance> instances;
+  ReplayOptions o;
+  std::unique_ptr<ReplayTarget> a = MakeDriveTarget(dev);
+  std::unique_ptr<ReplayTarget> b = MakeDriveTarget(dev2);
+  instances.push_back(ReplayInstance{t0.get(), a.get(), 0, cb});
+  instances.push_back(ReplayInstance{t1.get(), b.get(), 10 * kMs, cb});
+  const ReplayGroupResult g = ReplayTraces(instances, sim, o);
+  ASSERT_EQ(g.instances.size(), 2u);
+  EXPECT_EQ(g.instances[0].end_ns, 8 * kMs);
+  EXPECT_EQ(g.instances[1].start_ns, 10 * kMs);
+  EXPECT_EQ(g.instances[1].end_ns, 18 * kMs);  // the same timeline, 10 ms later
+  EXPECT_DOUBLE_EQ(g.instances[1].mb_s, g.instances[0].mb_s);
+  EXPECT_EQ(g.pooled.requests, 8);
+  EXPECT_EQ(g.pooled.end_ns, 18 * kMs);
+  EXPECT_DOUBLE_EQ(g.pooled.all.simulated.mean_ms,
+                   (g.instances[0].all.simulated.mean_ms + g.instances[1].all.simulated.mean_ms) / 2);
+  ASSERT_EQ(seen.size(), 8u);
+  EXPECT_EQ(seen[0].instance, 0);
+  EXPECT_EQ(seen.back().instance, 1);
+  EXPECT_EQ(seen.back().arrival_ns, 15 * kMs);
+}
+
 // ---------------------------------------------------------------- comparison with the measured latencies
 
 TEST(ReplayTest, ComparesWithMeasuredLatencies) {

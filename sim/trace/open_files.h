@@ -1,0 +1,63 @@
+// What the file-level trace readers share (internal to sim/trace/): which
+// traced file each open descriptor names and where its offset stands, so
+// that read() calls become (file, offset, size) records as the kernel would
+// place them: open/openat bind a descriptor at offset 0, read() reads at the
+// descriptor's offset and moves it, pread() leaves it, lseek() sets it (to
+// the offset it returned), close() unbinds it. Files are numbered in the
+// order they are first met (TraceRecord::file, TraceReader::files()); a file
+// opened twice is one file. What is not a file of a dataset (a pipe, a
+// socket, a terminal, a device, /proc or /sys: "pipe:[7]", "/dev/zero") is
+// followed as kNotData, so that its reads can be passed over; so are files
+// outside the directory the user names as the workload's.
+//
+// One table for the whole trace: the threads of a process share it, as the
+// kernel's; processes traced together (strace -f) are taken to share
+// descriptor numbers too, which is wrong only when two of them read different
+// files through the same number at the same time.
+#ifndef ZIOSIM_SIM_TRACE_OPEN_FILES_H_
+#define ZIOSIM_SIM_TRACE_OPEN_FILES_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ziosim {
+
+class OpenFiles {
+ public:
+  static constexpr int32_t kNeverOpened = -1;
+  static constexpr int32_t kNotData = -2;
+
+  // `files` is the reader's file table (TraceReader::files_), appended to;
+  // files outside `under` (TraceReaderOptions::files_under) are kNotData.
+  OpenFiles(std::vector<std::string>& files, std::string under) : files_(files), under_(std::move(under)) {}
+
+  // `fd` now names `path`, at offset 0.
+  void Open(int64_t fd, std::string_view path);
+  void Close(int64_t fd) { fds_.erase(fd); }
+  // The file `fd` names, kNotData, or kNeverOpened. With `path` (strace -y
+  // prints it with every descriptor) an unknown descriptor, or one that now
+  // names another file (reused after a close the trace does not show), is
+  // bound to `path` at offset 0 first.
+  int32_t File(int64_t fd, std::string_view path = {});
+  // The descriptor's offset. REQUIRES: File(fd) != kNeverOpened.
+  int64_t& Offset(int64_t fd) { return fds_.at(fd).offset; }
+
+ private:
+  struct Descriptor {
+    int32_t file = -1;
+    int64_t offset = 0;
+  };
+  int32_t FileNumber(std::string_view path);
+
+  std::vector<std::string>& files_;
+  std::string under_;
+  std::unordered_map<std::string, int32_t> numbers_;
+  std::unordered_map<int64_t, Descriptor> fds_;
+};
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_TRACE_OPEN_FILES_H_
