@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Measures what strace (as capture-linux-strace.sh runs it) costs a reader:
+# dd of a file on tmpfs to /dev/null, with and without strace, at two block
+# sizes; median wall time of RUNS runs each.
+#
+#   scripts/capture-kit/measure-overhead.sh [--size MIB] [--runs N] [--dir DIR]
+#
+# Writes one file, DIR/ziosim-overhead.bin (default DIR /dev/shm, SIZE 1024 MiB),
+# and the strace output to DIR/ziosim-overhead.strace; removes both at the end.
+set -eu
+me=measure-overhead.sh
+die() { echo "$me: $1" >&2; exit 2; }
+size=1024; runs=5; dir=/dev/shm
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --size) [ $# -ge 2 ] || die "--size needs MIB"; size="$2"; shift 2 ;;
+    --runs) [ $# -ge 2 ] || die "--runs needs N"; runs="$2"; shift 2 ;;
+    --dir) [ $# -ge 2 ] || die "--dir needs DIR"; dir="$2"; shift 2 ;;
+    *) die "unknown argument '$1'" ;;
+  esac
+done
+case "$size$runs" in *[!0-9]*) die "--size and --runs take whole numbers" ;; esac
+[ -d "$dir" ] || die "$dir is not a folder"
+command -v strace >/dev/null || { echo "$me: strace not found" >&2; exit 1; }
+f="$dir/ziosim-overhead.bin"; t="$dir/ziosim-overhead.strace"
+[ ! -e "$f" ] || die "$f exists; remove it first"
+trap 'rm -f "$f" "$t"' EXIT
+dd if=/dev/zero of="$f" bs=1M count="$size" status=none
+
+# median wall seconds of $runs runs of "$@"
+median() {
+  local i s e
+  for i in $(seq "$runs"); do
+    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+    echo "$s $e" | awk '{ printf "%.4f\n", $2 - $1 }'
+  done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+st=(strace -f -tt -T -y -s 0 -e trace=read,pread64,openat,lseek,close -o "$t")
+echo "strace $(strace -V | head -1 | awk '{print $NF}'), $(uname -sr), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), file $size MiB on $(df -P "$dir" | awk 'NR==2{print $1}') ($dir), median of $runs runs"
+echo "| dd bs | blocks (a read + a write each) | plain s | under strace s | slowdown | strace cost per block, us |"
+echo "|---|---|---|---|---|---|"
+for bs in 128k 4k; do
+  n=$(( size * 1024 / ${bs%k} ))
+  plain=$(median dd if="$f" of=/dev/null bs="$bs")
+  traced=$(median "${st[@]}" dd if="$f" of=/dev/null bs="$bs")
+  echo "$bs $n $plain $traced" | awk '{ printf "| %s | %d | %.3f | %.3f | %.1fx | %.1f |\n", $1, $2, $3, $4, $4 / $3, ($4 - $3) / $2 * 1e6 }'
+done
