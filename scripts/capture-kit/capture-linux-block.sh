@@ -6,8 +6,8 @@
 #   capture-linux-block.sh -d DEVICE -o OUT.csv [-f] [--raw RAW.txt] [--data DIR] -- CMD ARGS...
 #   capture-linux-block.sh -d DEVICE -o OUT.csv [-f] [--raw RAW.txt] [--data DIR] [-t SECONDS]
 #
-#   -d DEVICE       a block device (/dev/sda, /dev/nvme0n1) or MAJ,MIN (8,0); a whole
-#                   disk's requests are traced on the disk, not on its partitions
+#   -d DEVICE       a block device (/dev/sda, /dev/nvme0n1) or MAJ,MIN (8,0); for a
+#                   partition its disk is traced (requests carry the disk's number)
 #   -o OUT.csv      the CSV to write; refused if it exists, unless -f
 #   --raw RAW.txt   keep the raw tracefs text there too (default: a temporary file, removed)
 #   --data DIR      the folder the traced program reads: OUT.csv and RAW.txt may not be inside it
@@ -54,6 +54,13 @@ case "$dev" in
   *) [ -b "$dev" ] || die "$dev is not a block device"
      major=$((0x$(stat -L -c %t "$dev"))); minor=$((0x$(stat -L -c %T "$dev"))) ;;
 esac
+# Requests belong to whole disks (a partition's bios are remapped before they
+# become requests): trace the disk a partition is on.
+if [ -e "/sys/dev/block/$major:$minor/partition" ]; then
+  disk="$(cat "$(readlink -f "/sys/dev/block/$major:$minor")/../dev")"
+  echo "$me: $dev is a partition; block requests carry its disk's number: tracing $disk (all its partitions, disk sectors)" >&2
+  major="${disk%:*}"; minor="${disk#*:}"
+fi
 for f in "$out" ${raw:+"$raw"}; do
   if [ -e "$f" ] && [ "$force" -eq 0 ]; then die "$f exists (add -f to overwrite it)"; fi
   [ -d "$(dirname -- "$f")" ] || die "the folder of $f does not exist"
