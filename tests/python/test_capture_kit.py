@@ -181,3 +181,12 @@ def test_fixtures_are_small_and_neutral(name):
     text = (FIXTURES / name).read_text()
     assert len(text.encode()) < 100_000
     assert "/dev/shm" not in text and "/work" not in text and "/home" not in text and "/root" not in text
+
+
+@pytest.mark.parametrize("name", ["dd-128k-ext4", "tar-ext4"])
+def test_the_block_fixtures_are_their_raw_tracefs_text_converted(name):
+    folder = REPO / "traces" / "block-level"
+    r = run_py("tracefs_to_csv.py", "--dev", "7,0", folder / f"{name}.tracefs.txt")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (folder / f"{name}.csv").read_text()
+    assert "0 never completed, 0 completions never issued" in r.stderr
