@@ -16,7 +16,9 @@ out="$(cd "${1:-$here}" && pwd)"
 root="$(mktemp -d /dev/shm/ziosim-tree.XXXXXX)"
 trap 'rm -rf -- "$root"' EXIT
 bash "$here/make-tree.sh" "$root"
-cap() { "$kit/capture-linux-strace.sh" -f --data "$root" --rewrite-prefix "$root=/data" "$@"; }
+# The traced programs' stderr is a pipe (through cat), so its path in the traces
+# (`close(2<pipe:[N]>)`) says nothing about the terminal or the job runner.
+cap() { "$kit/capture-linux-strace.sh" -f --data "$root" --rewrite-prefix "$root=/data" "$@" 2> >(cat >&2); }
 cd "$root"
 export LC_ALL=C
 cap -o "$out/dd-128k.strace" -- dd if="$root/big.bin" of=/dev/null bs=128k
@@ -24,5 +26,8 @@ cap -o "$out/dd-4k-skip.strace" -- dd if="$root/big.bin" of=/dev/null bs=4k skip
 # GNU tar reads no file contents when the archive is /dev/null (also `> /dev/null`,
 # which it detects with fstat): the archive goes to a pipe instead.
 cap -o "$out/tar.strace" -- tar cf - tree | cat > /dev/null
+# ... and what `tar cf /dev/null tree` does: no file is opened or read
+cap -o "$out/tar-devnull.strace" -- tar cf /dev/null tree < /dev/null > /dev/null
 python3 "$kit/strace_to_dtrace.py" -o "$out/dd-128k.dtrace" "$out/dd-128k.strace"
+wait   # for the stderr pipes' cat
 ls -l "$out"/*.strace "$out"/*.dtrace
