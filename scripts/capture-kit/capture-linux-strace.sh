@@ -102,7 +102,8 @@ else
 fi
 end="$(date +%s.%N)"
 trap - INT
-[ -s "$tmp" ] || { echo "$me: strace wrote nothing (exit status $status)" >&2; exit 1; }
+[ -e "$tmp" ] || { echo "$me: strace failed (exit status $status)" >&2; exit 1; }
+[ -s "$tmp" ] || echo "$me: warning: no call was recorded (exit status $status)" >&2
 
 if [ ${#rewrites[@]} -gt 0 ]; then
   # literal, global replacement of each OLD by its NEW (awk's sub() would read OLD as a regex)
