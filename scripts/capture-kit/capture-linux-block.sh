@@ -88,7 +88,7 @@ inst="$tracing/instances/ziosim-capture-$$"
 if [ -n "$raw" ]; then rawfile="$raw"; else rawfile="$(mktemp "${TMPDIR:-/tmp}/ziosim-block.XXXXXX")"; fi
 reader=""
 cleanup() {
-  [ -z "$reader" ] || kill "$reader" 2>/dev/null || true
+  if [ -n "$reader" ]; then kill "$reader" 2>/dev/null || true; wait "$reader" 2>/dev/null || true; fi
   if [ -d "$inst" ]; then
     echo 0 > "$inst/tracing_on" 2>/dev/null || true
     for e in block_rq_issue block_rq_complete block_rq_requeue; do

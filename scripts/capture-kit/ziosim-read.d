@@ -34,6 +34,14 @@
 #pragma D option dynvarsize=16m
 #pragma D option strsize=1024
 
+/* Declared, so that every assignment keeps 64 bits (an undeclared variable takes
+   the type of its first assignment in the program, `-1` being an int). */
+self uint64_t ts;
+self int64_t fd;
+self int64_t off;
+self int64_t size;
+self string path;
+
 BEGIN
 {
 	printf("# ziosim-dtrace 1\n");
@@ -69,7 +77,7 @@ syscall::read:entry
 /progenyof($target)/
 {
 	self->ts = timestamp;
-	self->fd = (int64_t)(int)arg0;
+	self->fd = (int)arg0;
 	self->off = -1;
 	self->size = (int64_t)arg2;
 }
@@ -79,7 +87,7 @@ syscall::pread:entry
 /progenyof($target)/
 {
 	self->ts = timestamp;
-	self->fd = (int64_t)(int)arg0;
+	self->fd = (int)arg0;
 	self->off = (int64_t)arg3;
 	self->size = (int64_t)arg2;
 }
@@ -89,9 +97,9 @@ syscall::lseek:entry
 /progenyof($target)/
 {
 	self->ts = timestamp;
-	self->fd = (int64_t)(int)arg0;
+	self->fd = (int)arg0;
 	self->off = (int64_t)arg1;
-	self->size = (int64_t)(int)arg2;
+	self->size = (int)arg2;
 }
 
 /* close(fd) */
@@ -99,7 +107,7 @@ syscall::close:entry
 /progenyof($target)/
 {
 	self->ts = timestamp;
-	self->fd = (int64_t)(int)arg0;
+	self->fd = (int)arg0;
 	self->off = -1;
 	self->size = 0;
 }
