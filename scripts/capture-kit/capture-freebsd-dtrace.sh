@@ -29,7 +29,7 @@ die() { echo "$me: $1" >&2; exit 2; }
 out=""; force=0; data=""; cmd=""; pid=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -o) [ $# -ge 2 ] || die "-o needs a FILE"; out="$2"; shift 2 ;;
     -f) force=1; shift ;;
     --data) [ $# -ge 2 ] || die "--data needs a DIR"; data="$2"; shift 2 ;;

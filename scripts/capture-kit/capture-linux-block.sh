@@ -31,7 +31,7 @@ die() { echo "$me: $1" >&2; exit 2; }
 dev=""; out=""; force=0; raw=""; data=""; seconds=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     -d) [ $# -ge 2 ] || die "-d needs a DEVICE"; dev="$2"; shift 2 ;;
     -o) [ $# -ge 2 ] || die "-o needs a FILE"; out="$2"; shift 2 ;;
     -f) force=1; shift ;;

@@ -17,7 +17,7 @@ die() { echo "$me: $1" >&2; exit 2; }
 size=1024; runs=5; dir=/dev/shm; block=""; bfile=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     --size) [ $# -ge 2 ] || die "--size needs MIB"; size="$2"; shift 2 ;;
     --runs) [ $# -ge 2 ] || die "--runs needs N"; runs="$2"; shift 2 ;;
     --dir) [ $# -ge 2 ] || die "--dir needs DIR"; dir="$2"; shift 2 ;;

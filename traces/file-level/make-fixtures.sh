@@ -11,7 +11,7 @@
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
 kit="$here/../../scripts/capture-kit"
-case "${1:-}" in -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; -*) echo "make-fixtures.sh: unknown option $1" >&2; exit 2 ;; esac
+case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; -*) echo "make-fixtures.sh: unknown option $1" >&2; exit 2 ;; esac
 out="$(cd "${1:-$here}" && pwd)"
 root="$(mktemp -d /dev/shm/ziosim-tree.XXXXXX)"
 trap 'rm -rf -- "$root"' EXIT

@@ -13,7 +13,7 @@
 set -eu
 
 usage() { echo "usage: $0 ROOT   (ROOT: a new or empty folder, e.g. /dev/shm/ziosim-tree)" >&2; exit 2; }
-case "${1:-}" in -h|--help) echo "usage: $0 ROOT"; sed -n '2,11p' "$0"; exit 0 ;; '') usage ;; -*) usage ;; esac
+case "${1:-}" in -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;; '') usage ;; -*) usage ;; esac
 [ $# -eq 1 ] || usage
 root="$1"
 if [ -e "$root" ] && [ -n "$(ls -A "$root" 2>/dev/null)" ]; then
