@@ -14,8 +14,9 @@ DEBIAN_PACKAGES=(
   libboost-random-dev libeigen3-dev libcli11-dev libtomlplusplus-dev nlohmann-json3-dev zlib1g-dev liblz4-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
-# The Python package (test mode): a virtual environment and the module's headers.
-PYTHON_DEBIAN_PACKAGES=(python3-venv python3-dev pybind11-dev)
+# The Python package (test mode): a virtual environment and the module's headers; strace for the
+# capture kit's test (tests/python/test_capture_kit.py, skipped without it).
+PYTHON_DEBIAN_PACKAGES=(python3-venv python3-dev pybind11-dev strace)
 # The sanitizer and fuzz build (test mode, scripts/sanitize.sh): clang and its libFuzzer runtime.
 SANITIZE_DEBIAN_PACKAGES=(clang-14 libclang-rt-14-dev)
 # The real-ZFS cross-check (scripts/crosscheck/, test mode): OpenZFS 2.1.11's libzpool and its
