@@ -77,13 +77,30 @@ def leading_int(text: str, what: str) -> int:
     return int(m.group(0))
 
 
-def record(pid: int, entry_ns: int, call_text: str, counts: dict) -> str | None:
-    """One ziosim-dtrace line for a whole strace call text 'NAME(ARGS) = RET ... <DUR>'."""
+def dup_for(fd: int, fd_path: str | None, fds: dict, opened: dict) -> tuple[int, str] | None:
+    """The dup2 a strace capture does not show (dup2 is not in its filter) but -y
+    betrays: `fd` names `fd_path`, which was opened as another descriptor. The
+    ziosim-dtrace line of dup2(that descriptor, fd), dated when its open returned,
+    as ziosim-read.d records dup2; None when nothing is missing."""
+    if fd_path is None or fds.get(fd) == fd_path or fd_path not in opened:
+        return None
+    fds[fd] = fd_path
+    when, pid, source = opened[fd_path]
+    return when, f"{when} {pid} dup2 {source} -1 {fd} {fd} 0"
+
+
+def record(pid: int, entry_ns: int, call_text: str, counts: dict, fds: dict | None = None,
+           opened: dict | None = None) -> list[tuple[int, str]]:
+    """The ziosim-dtrace lines (entry_ns, line) of a whole strace call text 'NAME(ARGS) = RET ... <DUR>':
+    the call's, after any dup2 its -y path shows was missed; `fds` (descriptor -> path) and
+    `opened` (path -> when its open returned, pid, descriptor) follow the descriptors."""
+    fds = {} if fds is None else fds
+    opened = {} if opened is None else opened
     d = DURATION.search(call_text)
     if not d:
         if re.search(r"\) += \?", call_text):
             counts["no_result"] += 1
-            return None
+            return []
         raise BadLine("no '<seconds>' duration at the end (was it captured with -T?)")
     latency_ns = int(d.group(1)) * 1_000_000_000 + int(d.group(2)) * 1000
     body = call_text[: d.start()]
@@ -91,21 +108,27 @@ def record(pid: int, entry_ns: int, call_text: str, counts: dict) -> str | None:
     if cut < 0:
         if re.search(r"\) += \?", body):
             counts["no_result"] += 1
-            return None
+            return []
         raise BadLine("no ') = RESULT'")
     head, result = body[:cut], body[cut + 4 :]
     paren = head.find("(")
     name, args = head[:paren], head[paren + 1 :]
     if name not in CALLS:
         counts["other_calls"] += 1
-        return None
+        return []
     call = CALLS[name]
     ret = leading_int(result, "a return value")
     if call == "openat":
         path = c_string(args, args.find('"'))
         counts[call] += 1
-        return f"{entry_ns} {pid} openat -1 -1 0 {ret} {latency_ns} {path}"
+        y = re.match(r"-?\d+<(.*)>$", result.strip())
+        if ret >= 0:
+            fds[ret] = y.group(1) if y else path
+            opened[fds[ret]] = (entry_ns + latency_ns, pid, ret)
+        return [(entry_ns, f"{entry_ns} {pid} openat -1 -1 0 {ret} {latency_ns} {path}")]
     fd = leading_int(args, "a file descriptor")
+    y = re.match(r"\d+<([^>]*)>", args)
+    missed = dup_for(fd, y.group(1) if y else None, fds, opened)
     tail = args.rsplit(", ", 2)
     offset, size = -1, 0
     if call == "read":
@@ -118,7 +141,9 @@ def record(pid: int, entry_ns: int, call_text: str, counts: dict) -> str | None:
             raise BadLine(f"unknown lseek whence '{whence}'")
         offset, size = leading_int(tail[-2], "the offset"), WHENCE[whence]
     counts[call] += 1
-    return f"{entry_ns} {pid} {call} {fd} {offset} {size} {ret} {latency_ns}"
+    if call == "close":
+        fds.pop(fd, None)
+    return ([missed] if missed else []) + [(entry_ns, f"{entry_ns} {pid} {call} {fd} {offset} {size} {ret} {latency_ns}")]
 
 
 def convert(lines):
@@ -126,6 +151,8 @@ def convert(lines):
     counts = {k: 0 for k in ("openat", "read", "pread", "lseek", "close", "no_result", "other_calls", "other_lines")}
     pending: dict[int, tuple[int, str]] = {}  # pid -> (entry_ns, text before " <unfinished ...>")
     rows: list[tuple[int, int, str]] = []
+    fds: dict[int, str] = {}
+    opened: dict[str, tuple[int, int, int]] = {}
     day = 0
     last_s = None
     for number, line in enumerate(lines, 1):
@@ -158,17 +185,15 @@ def convert(lines):
                 if rest.endswith(UNFINISHED):  # resumed, then split again: keep joining
                     pending[pid] = (entry_ns, start + rest[: -len(UNFINISHED)])
                     continue
-                out = record(pid, entry_ns, start + rest, counts)
+                out = record(pid, entry_ns, start + rest, counts, fds, opened)
             elif text.endswith(UNFINISHED):
                 pending[pid] = (ns, text[: -len(UNFINISHED)])
                 continue
             else:
-                entry_ns = ns
-                out = record(pid, ns, text, counts)
+                out = record(pid, ns, text, counts, fds, opened)
         except BadLine as e:
             raise BadLine(f"line {number}: {e}") from None
-        if out is not None:
-            rows.append((entry_ns, len(rows), out))
+        rows += [(when, len(rows) + i, line) for i, (when, line) in enumerate(out)]
     counts["no_result"] += len(pending)
     rows.sort()
     return ["# ziosim-dtrace 1"] + [r[2] for r in rows], counts

@@ -10,10 +10,11 @@
  * One line per completed call, fields separated by one space:
  *   entry_ns    `timestamp` at the call's entry (ns, arbitrary origin)
  *   pid         the calling process
- *   call        open openat read pread lseek close
+ *   call        open openat read pread lseek close dup dup2
  *   fd          the fd argument; -1 for open/openat (the new fd is in ret)
  *   offset      pread's offset argument, lseek's offset argument; -1 otherwise
- *   size        read/pread: the byte count asked; lseek: whence (0 SET, 1 CUR, 2 END); 0 otherwise
+ *   size        read/pread: the byte count asked; lseek: whence (0 SET, 1 CUR, 2 END);
+ *               dup2: the new fd asked; 0 otherwise
  *   ret         the return value: bytes read, the new offset, the new fd, 0; -1 on error
  *   latency_ns  `timestamp` at return - entry_ns
  *   path        open/openat only: the path argument, copied in at entry; the rest of
@@ -112,7 +113,28 @@ syscall::close:entry
 	self->size = 0;
 }
 
-syscall::read:return, syscall::pread:return, syscall::lseek:return, syscall::close:return
+/* dup(fd), dup2(from, to): a program may read a file through a copy of its
+   descriptor (dd reads its input as fd 0 after dup2) */
+syscall::dup:entry
+/progenyof($target)/
+{
+	self->ts = timestamp;
+	self->fd = (int)arg0;
+	self->off = -1;
+	self->size = 0;
+}
+
+syscall::dup2:entry
+/progenyof($target)/
+{
+	self->ts = timestamp;
+	self->fd = (int)arg0;
+	self->off = -1;
+	self->size = (int)arg1;
+}
+
+syscall::read:return, syscall::pread:return, syscall::lseek:return, syscall::close:return,
+syscall::dup:return, syscall::dup2:return
 /self->ts/
 {
 	printf("%u %d %s %d %d %d %d %u\n", self->ts, pid, probefunc, self->fd, self->off,

@@ -11,10 +11,11 @@
 //
 // ENTRY_NS is DTrace's `timestamp` at the call's entry (ns, any origin) and
 // LATENCY_NS the time to its return, the measured latency. CALL is open,
-// openat, read, pread, lseek or close; FD the descriptor argument (-1 for
-// open/openat); OFFSET pread's or lseek's offset argument (-1 otherwise);
-// SIZE the byte count of read/pread, lseek's whence, else 0; RET the return
-// value (bytes read, the new offset, the new descriptor; -1 when it failed);
+// openat, read, pread, lseek, close, dup or dup2; FD the descriptor argument
+// (-1 for open/openat; dup/dup2: the one duplicated); OFFSET pread's or
+// lseek's offset argument (-1 otherwise); SIZE the byte count of read/pread,
+// lseek's whence, dup2's new descriptor, else 0; RET the return value (bytes
+// read, the new offset, the new descriptor; -1 when it failed);
 // PATH, for open/openat, the rest of the line. Lines are in return order, so
 // calls of several threads are put back into entry order within
 // kFioLatReorderWindowNs (arrival_window.h). Reads become requests as in the
@@ -81,8 +82,12 @@ class DtraceReader final : public LineTraceReader {
     } else if (call == "close") {
       open_.Close(fd);
       Ignore();
+    } else if (call == "dup" || call == "dup2") {
+      if (ret >= 0) open_.Dup(fd, ret);
+      Ignore();
     } else {
-      fields.Fail("call", "expected open, openat, read, pread, lseek or close, got '" + Printable(call) + "'");
+      fields.Fail("call", "expected open, openat, read, pread, lseek, close, dup or dup2, got '" + Printable(call) +
+                              "'");
     }
   }
 

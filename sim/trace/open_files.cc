@@ -23,6 +23,11 @@ int32_t OpenFiles::FileNumber(std::string_view path) {
   return it->second;
 }
 
+void OpenFiles::Dup(int64_t from, int64_t to) {
+  const auto it = fds_.find(from);
+  if (it != fds_.end()) fds_[to] = it->second;
+}
+
 void OpenFiles::Open(int64_t fd, std::string_view path) { fds_[fd] = Descriptor{FileNumber(path), 0}; }
 
 int32_t OpenFiles::File(int64_t fd, std::string_view path) {

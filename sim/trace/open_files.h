@@ -3,7 +3,7 @@
 // that read() calls become (file, offset, size) records as the kernel would
 // place them: open/openat bind a descriptor at offset 0, read() reads at the
 // descriptor's offset and moves it, pread() leaves it, lseek() sets it (to
-// the offset it returned), close() unbinds it. Files are numbered in the
+// the offset it returned), close() unbinds it, dup/dup2 copy a binding. Files are numbered in the
 // order they are first met (TraceRecord::file, TraceReader::files()); a file
 // opened twice is one file. What is not a file of a dataset (a pipe, a
 // socket, a terminal, a device, /proc or /sys: "pipe:[7]", "/dev/zero") is
@@ -37,6 +37,10 @@ class OpenFiles {
   // `fd` now names `path`, at offset 0.
   void Open(int64_t fd, std::string_view path);
   void Close(int64_t fd) { fds_.erase(fd); }
+  // dup/dup2: `to` names what `from` names, at its offset (the kernel shares
+  // one offset between them; programs read through one, e.g. dd's stdin after
+  // dup2). Nothing if `from` is not open.
+  void Dup(int64_t from, int64_t to);
   // The file `fd` names, kNotData, or kNeverOpened. With `path` (strace -y
   // prints it with every descriptor) an unknown descriptor, or one that now
   // names another file (reused after a close the trace does not show), is

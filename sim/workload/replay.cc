@@ -356,7 +356,7 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
         due = std::max(sim_.now(), OpenArrival(next_));
       } else if (!s.busy && s.queued.empty()) {
         --idle_streams_;
-        due = s.last_done_ns + Gap(s.last, next_);
+        due = std::max(sim_.now(), s.last_done_ns + Gap(s.last, next_));  // later if read late
       } else if (idle_streams_ == 0 || queued_ >= kMaxQueued) {
         return;  // next_ waits for a stream to need it
       }

@@ -277,3 +277,33 @@ TEST(ReplayCliTest, ScenarioFileRunsTheSameReplay) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ReplayCliTest, ReadersRunsInstancesOfAFileLevelTraceAndPrintsOneLineEach) {
+  SKIP_WITHOUT_CLI();
+  const CliRun run = RunCli("replay '" + Fixture("strace.txt") +
+                            "' --target 'mirror 2xwd-re4-1tb' --files-under /data --mode validate --readers 1,3");
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("(strace): 4 requests per instance"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("1 file of 1.05 MB in all, recordsize 128K"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("instances each on its own copy of the data"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\n      1 "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\n      3 "), std::string::npos) << run.out;
+}
+
+TEST(ReplayCliTest, BadReaderCountsAreOneLineErrors) {
+  SKIP_WITHOUT_CLI();
+  CliRun run = RunCli("replay '" + Fixture("strace.txt") + "' --target 'mirror 2xwd-re4-1tb' --readers 1,0");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "ziosim: --readers: each count must be from 1 to 64 (got 0)\n");
+  run = RunCli("replay '" + Fixture("strace.txt") + "' --target wd-re4-1tb --readers 2");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.err, "ziosim: --readers: applies to a pool target, and --target wd-re4-1tb is a drive (write "
+                     "1xwd-re4-1tb for a one-disk pool)\n");
+  run = RunCli("replay '" + Fixture("msr.csv") + "' --target 'mirror 2xwd-re4-1tb' --files-under /data");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("--files-under: applies to a file-level trace"), std::string::npos) << run.err;
+}
+
+}  // namespace

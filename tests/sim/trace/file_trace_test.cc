@@ -192,6 +192,14 @@ TEST(DtraceReaderTest, GivesTheSameRequestsAsTheStraceOfTheSameCalls) {
   EXPECT_EQ(DetectTraceFormat(Fixture("dtrace.txt")), TraceFormat::kDtrace);
 }
 
+TEST(DtraceReaderTest, Dup2GivesTheNewDescriptorTheFileAndItsOffset) {
+  TempFile f("t.dtrace",
+             "# ziosim-dtrace 1\n10 1 openat -1 -1 0 3 5 /d/big\n20 1 read 3 -1 100 100 5\n30 1 dup2 3 -1 0 0 5\n"
+             "40 1 close 3 -1 0 0 5\n50 1 read 0 -1 100 100 5\n");
+  const Read r = ReadAll(f.path());
+  ExpectRecords(r.records, {{3, 1, 0, 0, 100, 5}, {6, 1, 0, 100, 100, 5}});
+}
+
 TEST(DtraceReaderTest, BadInput) {
   const std::string h = "# ziosim-dtrace 1\n";
   EXPECT_EQ(ErrorFor(TraceFormat::kDtrace, h + "100 1 read 0 -1 10 5 7\n"),
@@ -201,7 +209,7 @@ TEST(DtraceReaderTest, BadInput) {
             "bad.trace:2: field latency_ns: missing (a line holds: entry_ns pid call fd offset size ret latency_ns "
             "[path])");
   EXPECT_EQ(ErrorFor(TraceFormat::kDtrace, h + "100 1 mmap 0 -1 10 5 7\n"),
-            "bad.trace:2: field call: expected open, openat, read, pread, lseek or close, got 'mmap'");
+            "bad.trace:2: field call: expected open, openat, read, pread, lseek, close, dup or dup2, got 'mmap'");
   EXPECT_EQ(ErrorFor(TraceFormat::kDtrace, h + "100 1 openat -1 -1 0 3 7\n"),
             "bad.trace:2: field path: missing: an open or openat line ends with the path");
   EXPECT_EQ(ErrorFor(TraceFormat::kDtrace, h + "100 1 openat -1 -1 0 3 7 /f\n100 1 read 3 -1 10 11 7\n"),
