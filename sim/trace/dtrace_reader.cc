@@ -56,7 +56,7 @@ class DtraceReader final : public LineTraceReader {
     const SimTime entry = fields.Integer("entry_ns", t_[0], 0);
     const int64_t pid = fields.Integer("pid", t_[1], 0);
     const std::string_view call = t_[2];
-    const int64_t fd = fields.Integer("fd", t_[3], -1);
+    const int64_t fd = CheckFd(fields, "fd", fields.Integer("fd", t_[3], -1));
     const int64_t offset = fields.Integer("offset", t_[4], -1);
     const int64_t size = fields.Integer("size", t_[5], 0);
     const int64_t ret = fields.Integer("ret", t_[6], -1);
@@ -72,7 +72,7 @@ class DtraceReader final : public LineTraceReader {
     if (entry > INT64_MAX - latency) fields.Fail("latency_ns", "entry_ns + latency_ns is too large");
     if (is_open) {
       if (t_.size() < 9) fields.Fail("path", "missing: an open or openat line ends with the path");
-      if (ret >= 0) open_.Open(ret, PathOf(text));
+      if (ret >= 0) open_.Open(CheckFd(fields, "ret", ret), PathOf(text));
       Ignore();
     } else if (call == "read" || call == "pread") {
       Read(fields, pid, entry, latency, fd, call == "pread" ? offset : -1, size, ret);
@@ -83,7 +83,7 @@ class DtraceReader final : public LineTraceReader {
       open_.Close(fd);
       Ignore();
     } else if (call == "dup" || call == "dup2") {
-      if (ret >= 0) open_.Dup(fd, ret);
+      if (ret >= 0) open_.Dup(fd, CheckFd(fields, "ret", ret));
       Ignore();
     } else {
       fields.Fail("call", "expected open, openat, read, pread, lseek, close, dup or dup2, got '" + Printable(call) +

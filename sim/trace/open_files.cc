@@ -1,5 +1,8 @@
 #include "sim/trace/open_files.h"
 
+#include <stdexcept>
+
+#include "sim/trace/line_trace_reader.h"
 #include "sim/trace/trace_reader.h"
 
 namespace ziosim {
@@ -23,19 +26,41 @@ int32_t OpenFiles::FileNumber(std::string_view path) {
   return it->second;
 }
 
-void OpenFiles::Dup(int64_t from, int64_t to) {
-  const auto it = fds_.find(from);
-  if (it != fds_.end()) fds_[to] = it->second;
+int64_t CheckFd(const FieldParser& fields, std::string_view field, int64_t fd) {
+  if (fd >= OpenFiles::kMaxFd) {
+    fields.Fail(field, "descriptor " + std::to_string(fd) + " is not below " + std::to_string(OpenFiles::kMaxFd) +
+                           ", the kernel's limit (fs.nr_open)");
+  }
+  return fd;
 }
 
-void OpenFiles::Open(int64_t fd, std::string_view path) { fds_[fd] = Descriptor{FileNumber(path), 0}; }
+OpenFiles::Descriptor& OpenFiles::At(int64_t fd) {
+  if (fd < 0 || fd >= kMaxFd) throw std::logic_error("internal error: OpenFiles: descriptor out of range");
+  if (fd >= static_cast<int64_t>(fds_.size())) fds_.resize(static_cast<size_t>(fd) + 1);
+  return fds_[static_cast<size_t>(fd)];
+}
+
+void OpenFiles::Dup(int64_t from, int64_t to) {
+  if (from >= 0 && from < static_cast<int64_t>(fds_.size())) {
+    const Descriptor copy = fds_[static_cast<size_t>(from)];
+    At(to) = copy;
+  }
+}
+
+void OpenFiles::Open(int64_t fd, std::string_view path) {
+  Descriptor& d = At(fd);
+  d.file = FileNumber(path);
+  d.offset = 0;
+  d.path.assign(path);
+}
 
 int32_t OpenFiles::File(int64_t fd, std::string_view path) {
-  const auto it = fds_.find(fd);
-  if (path.empty()) return it == fds_.end() ? kNeverOpened : it->second.file;
-  if (it != fds_.end() && FileNumber(path) == it->second.file) return it->second.file;
-  Open(fd, path);
-  return fds_[fd].file;
+  if (path.empty()) {
+    return fd >= 0 && fd < static_cast<int64_t>(fds_.size()) ? fds_[static_cast<size_t>(fd)].file : kNeverOpened;
+  }
+  Descriptor& d = At(fd);
+  if (d.file == kNeverOpened || d.path != path) Open(fd, path);
+  return d.file;
 }
 
 }  // namespace ziosim

@@ -25,10 +25,17 @@
 
 namespace ziosim {
 
+class FieldParser;
+
+// `fd`, or the field's error if it is not below OpenFiles::kMaxFd.
+int64_t CheckFd(const FieldParser& fields, std::string_view field, int64_t fd);
+
 class OpenFiles {
  public:
   static constexpr int32_t kNeverOpened = -1;
   static constexpr int32_t kNotData = -2;
+  // Descriptors are below this (Linux's default fs.nr_open); the readers refuse larger ones.
+  static constexpr int64_t kMaxFd = int64_t{1} << 20;
 
   // `files` is the reader's file table (TraceReader::files_), appended to;
   // files outside `under` (TraceReaderOptions::files_under) are kNotData.
@@ -36,7 +43,9 @@ class OpenFiles {
 
   // `fd` now names `path`, at offset 0.
   void Open(int64_t fd, std::string_view path);
-  void Close(int64_t fd) { fds_.erase(fd); }
+  void Close(int64_t fd) {
+    if (fd >= 0 && fd < static_cast<int64_t>(fds_.size())) fds_[static_cast<size_t>(fd)] = Descriptor{};
+  }
   // dup/dup2: `to` names what `from` names, at its offset (the kernel shares
   // one offset between them; programs read through one, e.g. dd's stdin after
   // dup2). Nothing if `from` is not open.
@@ -47,19 +56,22 @@ class OpenFiles {
   // bound to `path` at offset 0 first.
   int32_t File(int64_t fd, std::string_view path = {});
   // The descriptor's offset. REQUIRES: File(fd) != kNeverOpened.
-  int64_t& Offset(int64_t fd) { return fds_.at(fd).offset; }
+  int64_t& Offset(int64_t fd) { return fds_[static_cast<size_t>(fd)].offset; }
 
  private:
   struct Descriptor {
-    int32_t file = -1;
+    int32_t file = kNeverOpened;
     int64_t offset = 0;
+    std::string path;  // as bound (so that a read naming it needs no look-up)
   };
   int32_t FileNumber(std::string_view path);
+  // REQUIRES: 0 <= fd < kMaxFd.
+  Descriptor& At(int64_t fd);
 
   std::vector<std::string>& files_;
   std::string under_;
   std::unordered_map<std::string, int32_t> numbers_;
-  std::unordered_map<int64_t, Descriptor> fds_;
+  std::vector<Descriptor> fds_;  // by descriptor number
 };
 
 }  // namespace ziosim

@@ -187,7 +187,7 @@ class StraceReader final : public LineTraceReader {
       slot.record.stream = pid;
     } else if (name == "openat" || name == "open") {
       const std::string_view path = Unquote(arg(name == "open" ? 0 : 1), fields);
-      open_.Open(value, result_path.empty() ? path : result_path);
+      open_.Open(CheckFd(fields, "result", value), result_path.empty() ? path : result_path);
       ++stats_.ignored;
     } else if (name == "lseek") {
       if (count != 3) Wrong(fields, name, 3, count);
@@ -255,7 +255,7 @@ class StraceReader final : public LineTraceReader {
       path_ = text.substr(lt + 1, text.size() - lt - 2);
       text = text.substr(0, lt);
     }
-    return fields.Integer("fd", text, 0);
+    return CheckFd(fields, "fd", fields.Integer("fd", text, 0));
   }
 
   // A path argument: "..." as strace writes it (escapes kept: the path is a name here).

@@ -148,6 +148,8 @@ TEST(StraceReaderTest, BadInputNamesLineAndField) {
             "bad.trace:1: field call: 'read resumed' of process 1, which has no unfinished read call");
   EXPECT_EQ(ErrorFor(TraceFormat::kStrace, "1 10:00:00.000000 read(3</f>, \"\"..., 8) = 8x <0.1>\n"),
             "bad.trace:1: field result: expected an integer, got '8x'");
+  EXPECT_EQ(ErrorFor(TraceFormat::kStrace, "1 10:00:00.000000 read(99999999</f>, \"\"..., 8) = 8 <0.1>\n"),
+            "bad.trace:1: field fd: descriptor 99999999 is not below 1048576, the kernel's limit (fs.nr_open)");
   EXPECT_EQ(ErrorFor(TraceFormat::kDtrace, "1 10:00:00.000000 read(3</f>, \"\"..., 8) = 8 <0.1>\n"),
             "bad.trace:1: field header: expected '# ziosim-dtrace 1', got '1 10:00:00.000000 read(3</f>, "
             "\"\"..., 8) = 8 <0.1>'");
