@@ -40,6 +40,14 @@ namespace {
 
 constexpr SimTime kDayNs = SimTime{86400} * kNsPerSec;
 
+// The first blank of `s`, or npos (find_first_of(" \t") calls memchr per byte).
+size_t FindBlank(std::string_view s) {
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (IsTraceSpace(s[i])) return i;
+  }
+  return std::string_view::npos;
+}
+
 // Where the argument list starting at text[0] ends: the index of its closing
 // ')' at depth 0 outside strings and -y paths, or npos. `commas` gets the
 // indices of the top-level commas.
@@ -275,7 +283,7 @@ class StraceReader final : public LineTraceReader {
       rest = Trim(rest.substr(close + 1));
       return pid;
     }
-    const size_t space = rest.find_first_of(" \t");
+    const size_t space = FindBlank(rest);
     const std::string_view first = rest.substr(0, space);
     if (space == std::string_view::npos || first.find_first_not_of("0123456789") != std::string_view::npos) return 0;
     rest = Trim(rest.substr(space));
@@ -283,7 +291,7 @@ class StraceReader final : public LineTraceReader {
   }
 
   static std::string_view NextToken(std::string_view& rest, const FieldParser& fields, const char* field) {
-    const size_t space = rest.find_first_of(" \t");
+    const size_t space = FindBlank(rest);
     const std::string_view token = rest.substr(0, space);
     if (token.empty()) fields.Fail(field, "missing");
     rest = space == std::string_view::npos ? std::string_view() : rest.substr(space);

@@ -277,7 +277,44 @@ int64_t FieldParser::Hex(std::string_view field, std::string_view token) const {
   return static_cast<int64_t>(v);
 }
 
+namespace {
+
+// Whether `token` is plain "DIGITS[.DIGITS]" with a whole part short enough
+// not to overflow (the common case, read in one pass); `dot` gets the '.'
+// (npos if none).
+bool IsPlainDecimal(std::string_view token, size_t& dot) {
+  dot = std::string_view::npos;
+  size_t digits = 0;
+  for (size_t i = 0; i < token.size(); ++i) {
+    const char c = token[i];
+    if (c >= '0' && c <= '9') {
+      ++digits;
+    } else if (c == '.' && dot == std::string_view::npos) {
+      dot = i;
+    } else {
+      return false;
+    }
+  }
+  return digits > 0 && (dot == std::string_view::npos ? token.size() : dot) <= 18;
+}
+
+}  // namespace
+
 SimTime FieldParser::Time(std::string_view field, std::string_view token, int unit_exp, const char* unit) const {
+  const int64_t scale = Pow10(unit_exp);
+  size_t dot = 0;
+  if (IsPlainDecimal(token, dot)) {
+    // The whole part and the first unit_exp decimals are exact, the next one rounds.
+    const std::string_view whole = token.substr(0, dot);
+    const std::string_view frac = dot == std::string_view::npos ? std::string_view() : token.substr(dot + 1);
+    int64_t w = 0;
+    for (const char c : whole) w = w * 10 + (c - '0');
+    if (w > kMaxTimeNs / scale) Fail(field, "too large: " + std::string(token));
+    int64_t f = 0;
+    for (int i = 0; i < unit_exp; ++i) f = f * 10 + (i < static_cast<int>(frac.size()) ? frac[i] - '0' : 0);
+    if (static_cast<int>(frac.size()) > unit_exp && frac[unit_exp] >= '5') ++f;
+    return w * scale + f;
+  }
   const auto bad = [&] { Fail(field, std::string("expected a number of ") + unit + ", got '" + std::string(token) + "'"); };
   if (!IsNumber(token) || token.find_first_of("nN") != std::string_view::npos) bad();  // no "nan", "inf"
   if (token.front() == '-') {
@@ -286,7 +323,6 @@ SimTime FieldParser::Time(std::string_view field, std::string_view token, int un
     if (v != 0) Fail(field, "must not be negative, got " + std::string(token));
     return 0;
   }
-  const int64_t scale = Pow10(unit_exp);
   if (token.find_first_of("eE") != std::string_view::npos) {
     // Exponent notation: go through a double (exact enough for such traces).
     double v = 0;
@@ -295,19 +331,8 @@ SimTime FieldParser::Time(std::string_view field, std::string_view token, int un
     if (!std::isfinite(ns) || ns >= static_cast<double>(kMaxTimeNs)) Fail(field, "too large: " + std::string(token));
     return static_cast<SimTime>(std::llround(ns));
   }
-  // Plain decimal: whole part and the first unit_exp decimals are exact, the next one rounds.
-  const size_t dot = token.find('.');
-  const std::string_view whole = token.substr(0, dot);
-  const std::string_view frac = dot == std::string_view::npos ? std::string_view() : token.substr(dot + 1);
-  int64_t w = 0;
-  if (!whole.empty()) {
-    const auto [end, ec] = std::from_chars(whole.data(), whole.data() + whole.size(), w);
-    if (ec != std::errc() || w > kMaxTimeNs / scale) Fail(field, "too large: " + std::string(token));
-  }
-  int64_t f = 0;
-  for (int i = 0; i < unit_exp; ++i) f = f * 10 + (i < static_cast<int>(frac.size()) ? frac[i] - '0' : 0);
-  if (static_cast<int>(frac.size()) > unit_exp && frac[unit_exp] >= '5') ++f;
-  return w * scale + f;
+  // Digits and a dot only, but more than 18 before it.
+  Fail(field, "too large: " + std::string(token));
 }
 
 int64_t FieldParser::Scaled(std::string_view field, int64_t count, int64_t scale) const {
