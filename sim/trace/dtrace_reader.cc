@@ -98,31 +98,12 @@ class DtraceReader final : public LineTraceReader {
   void Read(const FieldParser& fields, int64_t pid, SimTime entry, SimTime latency, int64_t fd,
             int64_t pread_offset, int64_t asked, int64_t got) {
     if (got > asked) fields.Fail("ret", std::to_string(got) + " bytes read of " + std::to_string(asked) + " asked");
-    const int32_t file = open_.File(fd);
-    if (file == OpenFiles::kNeverOpened) {
-      fields.Fail("fd", std::to_string(fd) + " was never opened in the trace, so its file is unknown (start the "
-                                             "trace before the file is opened)");
-    }
-    int64_t offset = pread_offset;
-    if (pread_offset < 0) {
-      if (got > 0) {
-        int64_t& at = open_.Offset(fd);
-        offset = at;
-        at += got;
-      }
-    } else if (pread_offset > INT64_MAX - std::max<int64_t>(got, 0)) {
-      fields.Fail("offset", std::to_string(pread_offset) + " + size is too large");
-    }
-    if (got <= 0 || file == OpenFiles::kNotData) {  // failed, the end of the file, or no file of a dataset
+    TraceRecord r;
+    if (!open_.Read(fields, fd, {}, pread_offset, got, "start the trace before the file is opened", r)) {
       Ignore();
       return;
     }
-    TraceRecord r;
     r.time_ns = entry;
-    r.op = IoOp::kRead;
-    r.file = file;
-    r.offset_bytes = offset;
-    r.size_bytes = got;
     r.measured_latency_ns = latency;
     r.stream = pid;
     r.line = fields.line();

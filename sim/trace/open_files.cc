@@ -54,6 +54,28 @@ void OpenFiles::Open(int64_t fd, std::string_view path) {
   d.path.assign(path);
 }
 
+bool OpenFiles::Read(const FieldParser& fields, int64_t fd, std::string_view path, int64_t pread_offset,
+                     int64_t bytes, const char* hint, TraceRecord& r) {
+  const int32_t file = File(fd, path);
+  if (file == kNeverOpened) {
+    fields.Fail("fd", std::to_string(fd) + " was never opened in the trace, so its file is unknown (" + hint + ")");
+  }
+  if (bytes <= 0) return false;  // failed, or the end of the file
+  int64_t offset = pread_offset;
+  if (pread_offset < 0) {
+    int64_t& at = Offset(fd);
+    offset = at;
+    at = offset > INT64_MAX - bytes ? INT64_MAX : offset + bytes;
+  }
+  if (offset > INT64_MAX - bytes) fields.Fail("offset", std::to_string(offset) + " + size is too large");
+  if (file == kNotData) return false;
+  r.op = IoOp::kRead;
+  r.file = file;
+  r.offset_bytes = offset;
+  r.size_bytes = bytes;
+  return true;
+}
+
 int32_t OpenFiles::File(int64_t fd, std::string_view path) {
   if (path.empty()) {
     return fd >= 0 && fd < static_cast<int64_t>(fds_.size()) ? fds_[static_cast<size_t>(fd)].file : kNeverOpened;

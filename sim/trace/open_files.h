@@ -26,6 +26,7 @@
 namespace ziosim {
 
 class FieldParser;
+struct TraceRecord;
 
 // `fd`, or the field's error if it is not below OpenFiles::kMaxFd.
 int64_t CheckFd(const FieldParser& fields, std::string_view field, int64_t fd);
@@ -57,6 +58,14 @@ class OpenFiles {
   int32_t File(int64_t fd, std::string_view path = {});
   // The descriptor's offset. REQUIRES: File(fd) != kNeverOpened.
   int64_t& Offset(int64_t fd) { return fds_[static_cast<size_t>(fd)].offset; }
+
+  // A read of `fd` (named `path` by strace -y, else empty) that returned
+  // `bytes`, at `pread_offset` (pread) or -1 (read: at the descriptor's
+  // offset, which moves on): fills `r`'s op, file, offset and size and
+  // returns true when it is a request to replay (it moved data of a dataset
+  // file). A descriptor never opened fails field `fd`, saying `hint`.
+  bool Read(const FieldParser& fields, int64_t fd, std::string_view path, int64_t pread_offset, int64_t bytes,
+            const char* hint, TraceRecord& r);
 
  private:
   struct Descriptor {

@@ -213,31 +213,13 @@ class StraceReader final : public LineTraceReader {
   void Read(Slot& slot, std::string_view fd_text, std::string_view offset_text, int64_t bytes, SimTime time,
             SimTime duration, const FieldParser& fields) {
     const int64_t fd = Descriptor(fd_text, fields);
-    const int32_t file = open_.File(fd, path_);
-    if (file == OpenFiles::kNeverOpened) {
-      fields.Fail("fd", std::to_string(fd) +
-                            " was never opened in the trace, so its file is unknown (record with strace -y, or "
-                            "trace the open too)");
-    }
-    int64_t offset = 0;
-    if (offset_text.empty()) {
-      int64_t& at = open_.Offset(fd);
-      offset = at;
-      at += bytes;
-    } else {
-      offset = fields.Integer("offset", offset_text, 0);
-    }
-    if (bytes == 0 || file == OpenFiles::kNotData) {  // the end of the file, or no file of a dataset
+    const int64_t offset = offset_text.empty() ? -1 : fields.Integer("offset", offset_text, 0);
+    TraceRecord& r = slot.record;
+    if (!open_.Read(fields, fd, path_, offset, bytes, "record with strace -y, or trace the open too", r)) {
       ++stats_.ignored;
       return;
     }
-    if (offset > INT64_MAX - bytes) fields.Fail("offset", std::to_string(offset) + " + size is too large");
-    TraceRecord& r = slot.record;
     r.time_ns = time;
-    r.op = IoOp::kRead;
-    r.file = file;
-    r.offset_bytes = offset;
-    r.size_bytes = bytes;
     r.measured_latency_ns = duration;
     slot.request = true;
   }
