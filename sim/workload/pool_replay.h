@@ -33,6 +33,7 @@
 
 #include "sim/trace/trace_reader.h"
 #include "sim/workload/replay.h"
+#include "sim/zfs/allocator.h"
 #include "sim/zfs/arc.h"
 #include "sim/zfs/dmu.h"
 #include "sim/zfs/dmu_write.h"
@@ -49,6 +50,8 @@ struct PoolReplayOptions {
   int64_t volblocksize = 0;            // 0: the profile's era default (DefaultVolblocksize)
   int64_t volsize = 0;                 // 0: the highest offset + size the replayed requests reach
   std::string layout = "sequential";   // allocation preset (allocator.h)
+  std::string pool_state;               // --pool-state cap=PCT,frag=PCT (pool_state.h); empty: an empty pool
+  std::string pool_state_label = "--pool-state";  // the option as the caller spelled it, for errors
   std::string primarycache = "all";    // all | metadata | none
   int64_t arc_max = 0;                 // 0: the tunable zfs_arc_max
   std::string l2arc;                   // cache device drive, empty: none
@@ -76,6 +79,8 @@ struct PoolReplayResult {
   DmuStats dmu;
   DmuWriteStats dmu_write;  // zero with reads_only
   std::vector<DiskReport> disks;
+  Placement placement;      // where the zvol's blocks were laid out (before the replay's writes)
+  PoolFigures pool_before;  // CAP and FRAG before the zvol was laid out
 };
 
 // Replays the trace at `trace_path` (read twice when volsize is 0: once to

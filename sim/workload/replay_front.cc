@@ -24,6 +24,7 @@
 #include "sim/trace/trace_reader.h"
 #include "sim/workload/disk_bench.h"
 #include "sim/workload/option_groups.h"
+#include "sim/workload/placement_json.h"
 #include "sim/workload/pool_replay.h"
 #include "sim/workload/replay.h"
 #include "sim/workload/workload_front.h"
@@ -398,6 +399,7 @@ Json RunOnPool(const O& o, RequestRows& rows) {
                          {"volblocksize_bytes", p.volblocksize},
                          {"volsize_bytes", p.volsize},
                          {"layout", o.layout},
+                         {"pool_state", o.pool_state.empty() ? Json() : Json(ParsePoolState(o.pool_state, o.pool_state_label).text)},
                          {"primarycache", o.primarycache},
                          {"l2arc", o.l2arc.empty() ? Json() : Json(o.l2arc)},
                          {"seed", o.seed}};
@@ -408,6 +410,7 @@ Json RunOnPool(const O& o, RequestRows& rows) {
               {"prefetch_reads", p.dmu.prefetch_reads},
               {"disk_bytes_read", p.disk_bytes_read},
               {"disk_bytes_written", p.disk_bytes_written},
+              {"placement", PlacementJson(p.placement, p.pool_before)},
               {"disks", DisksToJson(p.disks)}});
   return Result(identity, x, o, run, rows);
 }
