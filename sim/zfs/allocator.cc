@@ -333,8 +333,7 @@ std::vector<FileLayout> AllocateFiles(const Pool& pool, const std::vector<FileSp
 void CheckPoolStateWithLayout(const PoolState& state, const LayoutPreset& preset) {
   if (state.set && preset.kind == LayoutPreset::Kind::kFragmented) {
     throw InputError("--pool-state " + state.text + " and --layout " + preset.text +
-                     " both put old data on the pool (pool_state= and layout= in Python and scenario files): "
-                     "give one of them");
+                     " both put old data on the pool: give one of them");
   }
 }
 

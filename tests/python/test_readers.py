@@ -225,7 +225,7 @@ def test_pool_state_keyword(ziosim_cli, tmp_path):
     assert full["placement_extents"][0] > 10 * mid["placement_extents"][0]
     assert full["throughput_mb_s"][0] < mid["throughput_mb_s"][0]
     assert ziosim.readers(MIRROR, pool_state="cap=80,frag=50", **kw).equals(full)  # same seed, same result
-    with pytest.raises(ValueError, match=re.escape("--pool-state cap=30,frag=0 and --layout fragmented:30 both")):
+    with pytest.raises(ValueError, match=re.escape("pool_state cap=30,frag=0 and layout fragmented:30 both")):
         ziosim.readers(MIRROR, pool_state="cap=30", layout="fragmented:30", **kw)
     # A scenario file names its file, line and key.
     scenario = tmp_path / "s.toml"
