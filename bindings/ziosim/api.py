@@ -240,8 +240,8 @@ readers = _front.function(
                 _PER_SEEK],
     returns="""
 Every row is led by the run's identification (``df.attrs["run"]`` holds it too): ``pool``
-(normalised spec), ``profile``, ``mirror_policy`` (effective), ``layout``, ``primarycache``,
-``bs_bytes``, ``file_size_bytes``, ``recordsize_bytes``, ``compression``, ``compressratio``,
+(normalised spec), ``profile``, ``mirror_policy`` (effective), ``layout``, ``pool_state``
+(normalised, e.g. ``cap=30,frag=10``; None: an empty pool), ``primarycache``, ``bs_bytes``, ``file_size_bytes``, ``recordsize_bytes``, ``compression``, ``compressratio``,
 ``sparse``, ``same_file``, ``random``, ``read_offset_bytes``, ``read_length_bytes``, ``arc_max_bytes``
 (effective ``zfs_arc_max``), ``l2arc``, ``warm``, ``seed``, then ``readers``.
 
@@ -249,7 +249,11 @@ Default: one row per reader count with the run's figures as ``ziosim readers --j
 them, nested objects flattened (``arc.hits`` is ``arc_hits``): ``throughput_mb_s``,
 ``per_reader_min_mb_s`` / ``_mean_mb_s`` / ``_max_mb_s``, ``app_bytes_read``,
 ``disk_bytes_read``, ``amplification`` (disk / app), ``cpu_busy_pct`` (of all cores),
-``elapsed_s``, ``arc_*`` and ``dmu_*`` counters (of the measured pass; sizes at its end).
+``elapsed_s``, ``arc_*`` and ``dmu_*`` counters (of the measured pass; sizes at its end),
+``placement_*``: where the files' data blocks landed, as a percent of each top-level vdev's size
+(``placement_first_pct``, ``_median_pct``, ``_last_pct``), ``placement_data_blocks``,
+``placement_extents`` (runs of blocks back to back), and the pool's ``zpool list`` CAP and FRAG
+before the files were laid out (``placement_pool_cap_pct``, ``placement_pool_frag_pct``).
 
 ``per_disk=True``: one row per reader count and disk: ``disk`` (d0, d1, ...), ``drive``,
 ``vdev``, ``busy_pct``, ``reads``, ``read_bytes``, ``read_mb_s``, ``zios``, ``aggregated``, ...
@@ -273,7 +277,7 @@ writers = _front.function(
                 _PER_SEEK],
     returns="""
 Every row is led by the run's identification: ``pool``, ``profile``, ``mirror_policy``,
-``bs_bytes``, ``file_size_bytes``, ``recordsize_bytes``, ``fsync_at_end``, ``read_back``,
+``bs_bytes``, ``file_size_bytes``, ``recordsize_bytes``, ``fsync_at_end``, ``read_back``, ``pool_state``,
 ``seed``, then ``writers``.
 
 Default: one row per writer count with the figures of ``ziosim writers --json``, nested objects
@@ -281,7 +285,8 @@ flattened: ``throughput_mb_s``, ``elapsed_s``, ``final_sync_s``, ``app_bytes_wri
 ``write_calls_per_s``, ``disk_bytes_written``, ``disk_write_iops``, ``txgs``,
 ``txg_sync_mean_ms``, ``txg_sync_max_ms``, ``throttle_pct``, ``dirty_data_max_bytes``
 (``zfs_dirty_data_max``), ``dirty_peak_bytes`` (the most dirty data held), ``cpu_busy_pct``,
-``read_back_mb_s`` (NaN without ``read_back``), ``txg_*``, ``dmu_*``.
+``read_back_mb_s`` (NaN without ``read_back``), ``txg_*``, ``dmu_*``, ``placement_*`` (where
+the files' data blocks landed and the pool's CAP and FRAG before: as :func:`readers`').
 
 ``per_disk=True``: one row per writer count and disk (the per-disk columns of :func:`block_read`).
 ``per_seek=True``: one row per writer count, disk and seek distance (as :func:`block_read`'s).
@@ -568,14 +573,16 @@ each on its own copy of the data, or one copy with ``same_data=True``; a drive t
 the run's identification (``trace``, ``format``, ``target``, ``target_kind`` and the target's
 figures, ``mode``, ``speed``, ...; for a pool ``profile``, ``data`` (``zvol`` or ``files``) with
 ``volblocksize_bytes`` and ``volsize_bytes``, or ``recordsize_bytes``, ``files`` and
-``file_bytes``, then ``stagger_s``, ``same_data``, ``layout``, ``primarycache``, ``seed``), then
+``file_bytes``, then ``stagger_s``, ``same_data``, ``layout``, ``pool_state``, ``primarycache``,
+``seed``), then
 ``readers``, ``requests``, ``reads``, ``writes``, ``bytes``, ``elapsed_s``, ``throughput_mb_s``
 (all instances' bytes over the time to the last completion), ``iops``, ``sim_mean_ms``,
 ``measured_mean_ms``, ``mean_error_pct``, ``demerit_ms``, ... (every instance's requests
 together; NaN where nothing was measured), the reads' and writes' comparisons as ``read_*`` and
 ``write_*`` columns, and for a pool ``per_instance_min_mb_s``, ``per_instance_mean_mb_s``,
 ``per_instance_max_mb_s``, ``arc_hit_pct``, ``disk_bytes_read``, ``amplification`` (disk bytes
-per byte asked), ``cpu_busy_pct``, ...; ``.attrs["disks"]`` holds the last run's per-disk rows,
+per byte asked), ``cpu_busy_pct``, ``placement_*`` (where the data's blocks were laid out:
+as :func:`readers`'), ...; ``.attrs["disks"]`` holds the last run's per-disk rows,
 ``.attrs["devices"]`` its per-device comparisons (``per_device=True``) and ``.attrs["notes"]``
 what the run noted. ``per_request=True`` (one reader count) returns instead one row per request
 (the columns of ``--per-request``: ``instance``, ``i``, ``line``, ``op``, ``trace_offset``,

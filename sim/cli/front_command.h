@@ -37,6 +37,8 @@ const FrontCommand& FindFrontCommand(const std::string& workload);
 void AddFrontCommand(CLI::App& app, const FrontCommand& command);
 
 // The text printers, one per workload's command file.
+// Where each run's files landed (the runs' `placement`), when the result has it.
+void PrintPlacement(const Json& result);
 void PrintReadersText(const Json& result);
 void PrintWritersText(const Json& result);
 void PrintBlockReadText(const Json& result);

@@ -30,6 +30,7 @@ void PrintWritersText(const Json& r) {
     for (const Json& d : w["disks"]) std::printf(" %3.0f", d["busy_pct"].get<double>());
     std::printf("\n");
   }
+  PrintPlacement(r);
   if (!r["runs"].empty()) {
     const Json& last = r["runs"].back();
     const int n = last["writers"].get<int>();

@@ -361,14 +361,15 @@ void RunOnPool(const std::vector<FioJob>& jobs, const FioTarget& target, uint64_
     specs[f].recordsize = o.recordsize;
     specs[f].compression_ratio = o.compression;
   }
-  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), seed);
+  const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
+  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), seed, state);
   // Jobs that write go through the txgs, and reads through the txg's block
   // tree (rewrites move blocks); read-only jobs read the layouts as laid out.
   std::vector<TxgFile> files;
   std::unique_ptr<Txg> txg;
   if (std::any_of(jobs.begin(), jobs.end(), HasWrites)) {
     for (const FileLayout& l : layouts) files.push_back(MakeTxgFile(pool, l));
-    txg = std::make_unique<Txg>(&pool, &files);
+    txg = std::make_unique<Txg>(&pool, &files, state, seed);
   }
   const PrimaryCache primarycache = ParsePrimaryCache(o.primarycache);
   std::unique_ptr<Dmu> dmu =

@@ -14,6 +14,7 @@
 #include "sim/core/option.h"
 #include "sim/core/status.h"
 #include "sim/zfs/host_profile.h"
+#include "sim/zfs/pool_state.h"
 
 namespace ziosim {
 
@@ -111,6 +112,23 @@ std::vector<Option<O>> FileDatasetGroup() {
   };
 }
 
+// `--pool-state cap=PCT,frag=PCT` (sim/zfs/pool_state.h): old data laid out
+// before the files, as zpool list's CAP and FRAG say. Checked as it is given;
+// the label is kept (O::pool_state_label) for what only the pool can refuse.
+template <typename O>
+Option<O> PoolStateOption() {
+  OptionInfo info{.name = "pool_state", .kind = OptionKind::kText,
+                  .doc = "A pool that is not empty: cap=PCT,frag=PCT (zpool list's CAP and FRAG), old data laid "
+                         "out before the files; default: an empty pool",
+                  .section = "pool", .key = "pool_state"};
+  return {std::move(info), [](O& o, const Json& v, const std::string& label) {
+            const std::string text = TextValue(v, label);
+            ParsePoolState(text, label);
+            o.pool_state = text;
+            o.pool_state_label = label;
+          }};
+}
+
 // What the caches hold and where old data lies on the disks.
 template <typename O>
 std::vector<Option<O>> CacheGroup() {
@@ -119,6 +137,7 @@ std::vector<Option<O>> CacheGroup() {
                                                "What the ARC keeps of the files: all, metadata or none"))),
       In("pool", TextOption("layout", Field<O>(&O::layout),
                             "On-disk layout: sequential, writers:N, shuffle:K, fragmented:PCT, sendrecv")),
+      PoolStateOption<O>(),
       In("dataset", SizeOption("arc_max", Field<O>(&O::arc_max), "ARC size; 0: the tunable zfs_arc_max", false)),
       In("dataset", TextOption("l2arc", Field<O>(&O::l2arc), "Cache device drive (catalog name); default none")),
   };

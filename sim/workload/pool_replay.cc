@@ -104,7 +104,7 @@ void CheckOptions(const PoolReplayOptions& o) {
   if (o.stagger_ns < 0) throw InputError("--stagger: must not be negative");
   if (o.arc_max < 0) throw InputError("--arc-max: must not be negative");
   ParsePrimaryCache(o.primarycache);
-  ParseLayoutPreset(o.layout);
+  CheckPoolStateWithLayout(ParsePoolState(o.pool_state, o.pool_state_label), ParseLayoutPreset(o.layout));
 }
 
 Tunables RunTunables(const PoolReplayOptions& o) {
@@ -217,7 +217,11 @@ PoolReplayResult ReplayTraceOnPool(const std::string& trace_path, TraceFormat fo
   const int copies = o.same_data ? 1 : o.instances;
   std::vector<FileSpec> specs;
   for (int c = 0; c < copies; ++c) specs.insert(specs.end(), data.specs.begin(), data.specs.end());
-  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), o.seed);
+  const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
+  if (state.set) BlockAllocator(pool, state, o.seed, o.pool_state_label);  // refuses a state this pool cannot take
+  const std::vector<FileLayout> layouts =
+      AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), o.seed, state, &out.pool_before);
+  out.placement = PlacementOf(pool, layouts);
   std::unique_ptr<Device> l2;
   if (!o.l2arc.empty()) l2 = MakeDevice(&sim, "l2arc", ResolveDrive(o.l2arc), QueuePolicy::kFifo);
   // With writes the DMU reads through the txg's block tree (rewrites move
@@ -226,7 +230,7 @@ PoolReplayResult ReplayTraceOnPool(const std::string& trace_path, TraceFormat fo
   std::unique_ptr<Txg> txg;
   if (!options.reads_only) {
     for (const FileLayout& layout : layouts) files.push_back(MakeTxgFile(pool, layout));
-    txg = std::make_unique<Txg>(&pool, &files);
+    txg = std::make_unique<Txg>(&pool, &files, state, o.seed);
   }
   const PrimaryCache primarycache = ParsePrimaryCache(o.primarycache);
   std::unique_ptr<Dmu> reader =

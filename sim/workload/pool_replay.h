@@ -45,6 +45,7 @@
 
 #include "sim/trace/trace_reader.h"
 #include "sim/workload/replay.h"
+#include "sim/zfs/allocator.h"
 #include "sim/zfs/arc.h"
 #include "sim/zfs/dmu.h"
 #include "sim/zfs/dmu_write.h"
@@ -65,6 +66,8 @@ struct PoolReplayOptions {
   SimTime stagger_ns = 0;              // instance i starts i x this after instance 0
   bool same_data = false;              // every instance on one copy of the data
   std::string layout = "sequential";   // allocation preset (allocator.h)
+  std::string pool_state;               // --pool-state cap=PCT,frag=PCT (pool_state.h); empty: an empty pool
+  std::string pool_state_label = "--pool-state";  // the option as the caller spelled it, for errors
   std::string primarycache = "all";    // all | metadata | none
   int64_t arc_max = 0;                 // 0: the tunable zfs_arc_max
   std::string l2arc;                   // cache device drive, empty: none
@@ -99,6 +102,8 @@ struct PoolReplayResult {
   DmuStats dmu;
   DmuWriteStats dmu_write;  // zero with reads_only
   std::vector<DiskReport> disks;
+  Placement placement;      // where the zvol's blocks were laid out (before the replay's writes)
+  PoolFigures pool_before;  // CAP and FRAG before the zvol was laid out
 };
 
 // Replays the trace at `trace_path` (read once more first when volsize is 0

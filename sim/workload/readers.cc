@@ -129,8 +129,11 @@ ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>
     s.compression_ratio = o.compression;
     s.sparse = o.sparse;
   }
+  PoolFigures before;
   const std::vector<FileLayout> layouts =
-      given != nullptr ? *given : AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), o.seed);
+      given != nullptr ? *given
+                       : AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), o.seed,
+                                       ParsePoolState(o.pool_state, o.pool_state_label), &before);
   std::unique_ptr<Device> l2 = MakeL2arcDevice(pool, o.l2arc);  // --l2arc, else the spec's cache device
   Dmu dmu(&pool, &layouts, ParsePrimaryCache(o.primarycache), std::move(l2));
   if (o.warm) {
@@ -171,6 +174,8 @@ ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>
   run.arc = dmu.arc().stats();
   run.dmu = dmu.stats();
   run.disks = ReportDisks(pool, run.elapsed_ns);
+  run.placement = PlacementOf(pool, layouts);
+  run.pool_before = before;
 
   // Let the I/O still in flight (prefetches) land, then check the run's books.
   for (auto& r : readers) r->CheckDone();
@@ -195,9 +200,11 @@ PrimaryCache ParsePrimaryCache(const std::string& text) {
 void CheckReadersOptions(const ReadersOptions& o) {
   CheckOptions(o);
   ParsePrimaryCache(o.primarycache);
-  ParseLayoutPreset(o.layout);
+  const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
+  CheckPoolStateWithLayout(state, ParseLayoutPreset(o.layout));
   Simulation sim;
   const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings, o.arc_max));
+  if (state.set) BlockAllocator(pool, state, o.seed, o.pool_state_label);  // refuses a state this pool cannot take
   if (!o.l2arc.empty()) ResolveDrive(o.l2arc);
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/zfs/allocator.h"
 #include "sim/zfs/arc.h"
 #include "sim/zfs/dmu.h"
 #include "sim/zfs/pool_report.h"
@@ -34,6 +35,8 @@ struct ReadersOptions {
   int64_t read_length = 0;              // of its file; 0: to the end of the file
   std::string io_log_path;              // per leaf-I/O CSV of the last run (io_log.h), if set
   std::string layout = "sequential";    // allocation preset (see allocator.h)
+  std::string pool_state;               // --pool-state cap=PCT,frag=PCT (pool_state.h); empty: an empty pool
+  std::string pool_state_label = "--pool-state";  // the option as the caller spelled it, for errors
   std::string primarycache = "all";     // all | metadata | none
   int64_t arc_max = 0;                  // 0: the tunable zfs_arc_max
   std::string l2arc;                    // cache device drive, empty: none
@@ -52,6 +55,8 @@ struct ReadersRun {
   ArcStats arc;
   DmuStats dmu;
   std::vector<DiskReport> disks;
+  Placement placement;                  // where the files' data blocks landed
+  PoolFigures pool_before;              // CAP and FRAG before the files were laid out
 };
 
 // One run per entry of options.readers. Throws InputError for bad options.

@@ -4,6 +4,7 @@
 
 #include "sim/core/units.h"
 #include "sim/workload/option_groups.h"
+#include "sim/workload/placement_json.h"
 #include "sim/workload/readers.h"
 #include "sim/workload/workload_front.h"
 #include "sim/zfs/pool_spec.h"
@@ -81,6 +82,7 @@ Json RunJson(const ReadersRun& r) {
           {"elapsed_s", NsToSec(r.elapsed_ns)},
           {"arc", ArcJson(r.arc)},
           {"dmu", DmuJson(r.dmu)},
+          {"placement", PlacementJson(r.placement, r.pool_before)},
           {"disks", DisksToJson(r.disks)}};
 }
 
@@ -93,6 +95,7 @@ Json RunIdentity(const O& o) {
           {"profile", o.profile},
           {"mirror_policy", t.Text("mirror_policy")},
           {"layout", o.layout},
+          {"pool_state", o.pool_state.empty() ? Json() : Json(ParsePoolState(o.pool_state, o.pool_state_label).text)},
           {"primarycache", o.primarycache},
           {"bs_bytes", o.bs},
           {"file_size_bytes", o.file_size},

@@ -33,6 +33,7 @@
 #include "sim/trace/trace_reader.h"
 #include "sim/workload/disk_bench.h"
 #include "sim/workload/option_groups.h"
+#include "sim/workload/placement_json.h"
 #include "sim/workload/pool_replay.h"
 #include "sim/workload/replay.h"
 #include "sim/workload/workload_front.h"
@@ -415,7 +416,8 @@ Json Result(Json identity, const Replayed& x, const O& o, Json runs, RequestRows
 
 Json RunOnDrive(const O& o, RequestRows& rows) {
   // The trace is opened (and its format told) before the drive is built, so that a wrong file is reported first.
-  std::unique_ptr<TraceReader> trace = OpenTrace(o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad, .files_under = o.files_under});
+  std::unique_ptr<TraceReader> trace =
+      OpenTrace(o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad, .files_under = o.files_under});
   const DriveSpec drive = ResolveDrive(o.target);
   Simulation sim;
   std::unique_ptr<Device> device = MakeDevice(&sim, drive.name, drive, o.policy.value_or(QueuePolicy::kSptf));
@@ -463,6 +465,7 @@ Json PoolRunJson(const Replayed& x, const O& o, const PoolReplayResult& p) {
                                                          static_cast<double>(p.replay.bytes)
                                                    : 0.0},
               {"cpu_busy_pct", p.cpu_busy_pct},
+              {"placement", PlacementJson(p.placement, p.pool_before)},
               {"disks", DisksToJson(p.disks)}});
   return run;
 }
@@ -485,8 +488,9 @@ Json RunOnPool(const O& o, RequestRows& rows) {
     PoolReplayOptions pool = o;
     pool.pool = o.target;
     pool.instances = n;
-    PoolReplayResult p = ReplayTraceOnPool(o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad, .files_under = o.files_under}, pool, o,
-                                           rows.Callback());
+    PoolReplayResult p = ReplayTraceOnPool(
+        o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad, .files_under = o.files_under}, pool, o,
+        rows.Callback());
     const Replayed x{p.format, p.trace_stats, p.replay, p.pool, p.volsize};
     runs.push_back(PoolRunJson(x, o, p));
     if (!first) first = std::move(p);
@@ -501,6 +505,8 @@ Json RunOnPool(const O& o, RequestRows& rows) {
   identity.update({{"stagger_s", NsToSec(o.stagger_ns)},
                    {"same_data", o.same_data},
                    {"layout", o.layout},
+                   {"pool_state",
+                    o.pool_state.empty() ? Json() : Json(ParsePoolState(o.pool_state, o.pool_state_label).text)},
                    {"primarycache", o.primarycache},
                    {"l2arc", o.l2arc.empty() ? Json() : Json(o.l2arc)},
                    {"seed", o.seed}});

@@ -110,7 +110,13 @@ WritersRun RunOnce(const WritersOptions& o, int n) {
   Simulation sim;
   Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
   std::vector<TxgFile> files = NewFiles(pool, o, n);
-  Txg txg(&pool, &files);
+  const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
+  PoolFigures before;
+  if (state.set) {
+    BlockAllocator old(pool, state, o.seed, o.pool_state_label);
+    before = {old.CapacityPercent(), old.FragmentationPercent()};
+  }
+  Txg txg(&pool, &files, state, o.seed);
   HostCpu cpu(pool.tunables());
   DmuWrite dmu(&pool, &txg, &cpu, nullptr);
 
@@ -164,6 +170,8 @@ WritersRun RunOnce(const WritersOptions& o, int n) {
 
   CheckPoolQuiescent(pool, on_disk);
   for (const TxgFile& f : files) run.layouts.push_back(f.Layout(pool));
+  run.placement = PlacementOf(pool, run.layouts);
+  run.pool_before = before;
   if (o.read_back) run.read_back_mb_s = ReadBack(o, n, run.layouts);
   return run;
 }
@@ -172,8 +180,10 @@ WritersRun RunOnce(const WritersOptions& o, int n) {
 
 void CheckWritersOptions(const WritersOptions& o) {
   CheckOptions(o);
+  const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
   Simulation sim;
   const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  if (state.set) BlockAllocator(pool, state, o.seed, o.pool_state_label);  // refuses a state this pool cannot take
   // The files must fit (a lower bound: data blocks only, each on top-level vdev 0's geometry).
   const int most = *std::max_element(o.writers.begin(), o.writers.end());
   const int64_t bs = o.file_size > o.recordsize ? o.recordsize : o.file_size;

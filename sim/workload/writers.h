@@ -31,6 +31,8 @@ struct WritersOptions {
   int64_t recordsize = 128 << 10;
   bool fsync_at_end = false;             // each writer waits until its data is on disk (conv=fsync)
   bool read_back = false;                // then read the files back with the written layout
+  std::string pool_state;                // --pool-state cap=PCT,frag=PCT (pool_state.h); empty: an empty pool
+  std::string pool_state_label = "--pool-state";  // the option as the caller spelled it, for errors
   uint64_t seed = 1;
 };
 
@@ -57,6 +59,8 @@ struct WritersRun {
   std::vector<int64_t> disk_written_bytes;  // per leaf, pool order
   double read_back_mb_s = -1;        // read_back: the readers' throughput; else -1
   std::vector<FileLayout> layouts;   // where the writers' files ended up, file i = writer i
+  Placement placement;               // where their data blocks landed
+  PoolFigures pool_before;           // CAP and FRAG before they were written
 };
 
 // One run per entry of options.writers. Throws InputError for bad options.

@@ -1,6 +1,7 @@
 // `writers`: its options, declared once, and its result, one JSON value.
 #include "sim/core/units.h"
 #include "sim/workload/option_groups.h"
+#include "sim/workload/placement_json.h"
 #include "sim/workload/workload_front.h"
 #include "sim/workload/writers.h"
 #include "sim/zfs/pool_report.h"
@@ -23,7 +24,8 @@ OptionTable<O> Table() {
               {In("workload", FlagOption("fsync_at_end", &O::fsync_at_end,
                                          "Each writer waits until its data is on disk (dd conv=fsync)")),
                In("workload", FlagOption("read_back", &O::read_back,
-                                         "Then read the files back (cold) with the layout the writers left"))},
+                                         "Then read the files back (cold) with the layout the writers left")),
+               PoolStateOption<O>()},
               EraGroup<O>(),
           })};
 }
@@ -52,6 +54,7 @@ Json RunJson(const WritersRun& r) {
               {"dmu", {{"calls", r.dmu.calls}, {"delayed_calls", r.dmu.delayed_calls},
                        {"delay_s", NsToSec(r.dmu.delay_ns)}, {"dirty_wait_s", NsToSec(r.dmu.dirty_wait_ns)},
                        {"rmw_reads", r.dmu.rmw_reads}}},
+              {"placement", PlacementJson(r.placement, r.pool_before)},
               {"disk_written_bytes", r.disk_written_bytes},
               {"disks", DisksToJson(r.disks)}};
   return run;
@@ -69,6 +72,7 @@ Json Run(const O& o) {
                  {"recordsize_bytes", o.recordsize},
                  {"fsync_at_end", o.fsync_at_end},
                  {"read_back", o.read_back},
+                 {"pool_state", o.pool_state.empty() ? Json() : Json(ParsePoolState(o.pool_state, o.pool_state_label).text)},
                  {"seed", o.seed},
                  {"runs", Json::array()}};
   for (const WritersRun& r : runs) result["runs"].push_back(RunJson(r));

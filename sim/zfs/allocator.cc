@@ -39,6 +39,7 @@
 #include <bit>
 #include <cmath>
 #include <deque>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -102,7 +103,7 @@ struct TxgRun {
 class FileWriter {
  public:
   FileWriter(const Pool& pool, const std::vector<FileSpec>& files, const LayoutPreset& preset,
-             const WriteOrder& order, uint64_t seed)
+             const WriteOrder& order, uint64_t seed, const PoolState& state)
       : pool_(pool),
         files_(files),
         preset_(preset),
@@ -112,10 +113,13 @@ class FileWriter {
         ptrs_(1 << (ibs_ - 7)),
         l1_psize_(std::min(int64_t{1} << ibs_, RoundUp(ibs_ >= 17 ? kL1PsizeLarge : sector_, sector_))),
         txg_bytes_(kWriteRateBytesPerSec * pool.tunables().Int("zfs_txg_timeout")),
-        space_(pool, order.old_data_fill, seed),
+        space_(state.set ? std::make_unique<BlockAllocator>(pool, state, seed)
+                         : std::make_unique<BlockAllocator>(pool, order.old_data_fill, seed)),
         shuffle_rng_(seed, "layout-shuffle"),
         active_(static_cast<size_t>(order.writers), -1),
         credit_(static_cast<size_t>(order.writers), 0) {}
+
+  PoolFigures Figures() const { return {space_->CapacityPercent(), space_->FragmentationPercent()}; }
 
   std::vector<FileLayout> Write() {
     CheckFits(PlanFiles());
@@ -162,9 +166,9 @@ class FileWriter {
   }
 
   void CheckFits(int64_t need) const {
-    if (need <= space_.free_bytes()) return;
+    if (need <= space_->free_bytes()) return;
     throw InputError("the files do not fit in the pool: they need at least " + std::to_string(need) +
-                     " bytes of allocated space and the pool has " + std::to_string(space_.free_bytes()) +
+                     " bytes of allocated space and the pool has " + std::to_string(space_->free_bytes()) +
                      " bytes free" +
                      (order_.old_data_fill > 0 ? " (" + std::to_string(preset_.param) + " % taken by old data)"
                                                : ""));
@@ -185,7 +189,7 @@ class FileWriter {
 
   void WriteTxg(int64_t txg) {
     while (!frees_.empty() && frees_.front().first <= txg) {
-      space_.Free(frees_.front().second);
+      space_->Free(frees_.front().second);
       frees_.pop_front();
     }
     const int64_t busy = std::count_if(active_.begin(), active_.end(), [](int64_t f) { return f >= 0; });
@@ -248,7 +252,7 @@ class FileWriter {
                 order_scratch_[static_cast<size_t>(shuffle_rng_.UniformInt(0, static_cast<int64_t>(i) - 1))]);
     }
     placed_.assign(order_scratch_.size(), Dva{});
-    for (int64_t b : order_scratch_) placed_[static_cast<size_t>(b - start)] = space_.Alloc(w.Psize(b), nullptr);
+    for (int64_t b : order_scratch_) placed_[static_cast<size_t>(b - start)] = space_->Alloc(w.Psize(b), nullptr);
     FileLayout& fl = out_[w.index];
     for (int64_t b = start; b < end; ++b) {
       const Dva& d = placed_[static_cast<size_t>(b - start)];
@@ -263,8 +267,8 @@ class FileWriter {
       frees_.emplace_back(txg + kTxgDefer, w.l1a[k]);
       frees_.emplace_back(txg + kTxgDefer, w.l1b[k]);
     }
-    w.l1a[k] = space_.Alloc(l1_psize_, nullptr);
-    w.l1b[k] = space_.Alloc(l1_psize_, &w.l1a[k]);
+    w.l1a[k] = space_->Alloc(l1_psize_, nullptr);
+    w.l1b[k] = space_->Alloc(l1_psize_, &w.l1a[k]);
   }
 
   void FinishLayout(FileWork& w, FileLayout& fl) const {
@@ -288,7 +292,7 @@ class FileWriter {
   const int ptrs_;
   const int64_t l1_psize_;
   const int64_t txg_bytes_;
-  BlockAllocator space_;
+  std::unique_ptr<BlockAllocator> space_;
   RandomStream shuffle_rng_;
   std::vector<FileLayout> out_;
   std::vector<FileWork> work_;
@@ -307,7 +311,63 @@ std::vector<FileLayout> AllocateFiles(const Pool& pool, const std::vector<FileSp
                                       const LayoutPreset& preset, uint64_t seed) {
   for (size_t i = 0; i < files.size(); ++i) CheckFile(files[i], i);
   if (pool.top_count() <= 0) throw InputError("the pool has no top-level vdev");
-  return FileWriter(pool, files, preset, WriteOrderOf(preset), seed).Write();
+  return FileWriter(pool, files, preset, WriteOrderOf(preset), seed, PoolState{}).Write();
+}
+
+std::vector<FileLayout> AllocateFiles(const Pool& pool, const std::vector<FileSpec>& files,
+                                      const LayoutPreset& preset, uint64_t seed, const PoolState& state,
+                                      PoolFigures* before) {
+  if (!state.set) {
+    std::vector<FileLayout> out = AllocateFiles(pool, files, preset, seed);
+    if (before != nullptr) *before = PoolFigures{};
+    return out;
+  }
+  CheckPoolStateWithLayout(state, preset);
+  for (size_t i = 0; i < files.size(); ++i) CheckFile(files[i], i);
+  if (pool.top_count() <= 0) throw InputError("the pool has no top-level vdev");
+  FileWriter writer(pool, files, preset, WriteOrderOf(preset), seed, state);
+  if (before != nullptr) *before = writer.Figures();
+  return writer.Write();
+}
+
+void CheckPoolStateWithLayout(const PoolState& state, const LayoutPreset& preset) {
+  if (state.set && preset.kind == LayoutPreset::Kind::kFragmented) {
+    throw InputError("--pool-state " + state.text + " and --layout " + preset.text +
+                     " both put old data on the pool: give one of them");
+  }
+}
+
+Placement PlacementOf(const Pool& pool, const std::vector<FileLayout>& layouts) {
+  Placement p;
+  std::vector<std::pair<double, int64_t>> at;  // (first block's percent, blocks), per extent
+  double last = 0;
+  for (const FileLayout& l : layouts) {
+    for (const LayoutExtent& e : l.extents(0)) {
+      if (e.hole || e.count <= 0) continue;
+      const double size = static_cast<double>(pool.top(e.top)->asize_bytes());
+      const double lo = 100.0 * static_cast<double>(e.offset) / size;
+      const double hi = 100.0 * static_cast<double>(e.offset + (e.count - 1) * e.stride) / size;
+      if (p.extents == 0 || lo < p.first_pct) p.first_pct = lo;
+      last = std::max(last, hi);
+      at.emplace_back(lo, e.count);
+      ++p.extents;
+      p.blocks += e.count;
+    }
+  }
+  if (p.blocks == 0) return p;
+  p.last_pct = last;
+  // The median block: extents sorted by offset (an extent's blocks lie within a fraction of a
+  // percent, so its first block stands for them).
+  std::sort(at.begin(), at.end());
+  int64_t seen = 0;
+  for (const auto& [pct, n] : at) {
+    seen += n;
+    if (2 * seen >= p.blocks) {
+      p.median_pct = pct;
+      break;
+    }
+  }
+  return p;
 }
 
 }  // namespace ziosim

@@ -34,6 +34,36 @@
 //    whole allocation quanta (the sector; sector x (parity+1) on RAID-Z, the
 //    smallest unit a RAID-Z block occupies). The pattern of each metaslab is
 //    drawn from its own random stream when a cursor first reaches it.
+//  * --pool-state cap=PCT,frag=PCT (pool_state.h; the profile of the old data
+//    is described at the top of pool_state.cc): each top-level vdev's
+//    metaslabs start as PlanOldData says (the segments of a metaslab drawn
+//    from its own random stream, in a random order, used runs between them
+//    of at least a quantum). New blocks then go, per slot, to the active
+//    metaslab while DF finds room there, else to the metaslab of highest
+//    weight that can hold the block (metaslab_should_allocate: its largest
+//    free segment), ties to the lowest offset (metaslab_compare):
+//      - zfs_metaslab_segment_weight_enabled (OpenZFS 7303; ZoL 0.7+):
+//        metaslab_segment_weight: (largest bucket of the free-segment
+//        histogram, segments in it); a never-allocated metaslab has its own
+//        size's bucket; the active one is passivated once its largest bucket
+//        is zfs_metaslab_switch_threshold below the one it was activated at
+//        (metaslab_segment_may_passivate).
+//      - else metaslab_space_weight: free space, times (100 - (FRAG - 1)) / 100
+//        with metaslab_fragmentation_factor_enabled, times 2 - ms_index /
+//        ms_count on a rotational vdev with metaslab_lba_weighting_enabled.
+//    DF (metaslab_df_alloc): best fit (the smallest free segment that holds
+//    the block, the lowest such) when the metaslab's largest free segment is
+//    below metaslab_df_alloc_threshold or its free space below
+//    metaslab_df_free_pct %; else first fit from the class cursor; with
+//    metaslab_df_max_search (2.0+) the forward search stops that many bytes
+//    past the first segment looked at (after at least
+//    metaslab_min_search_count = 100 segments) and, as 2.0+'s block picker,
+//    does not wrap but falls back to best fit; without it (before 2.0) it
+//    wraps once, as the empty pool's DF above. Not modelled: the 4 allocators
+//    of 0.8+ (one active metaslab per slot, as above), zfs_mg_noalloc_threshold
+//    and zfs_mg_fragmentation_threshold (vdevs all alike here), the loss of
+//    the active bit over zfs_metaslab_fragmentation_threshold, gang blocks.
+//    A state with cap 0 is the empty pool and takes the empty pool's path.
 #include "sim/zfs/metaslab_allocator.h"
 
 #include <algorithm>
@@ -49,6 +79,7 @@
 
 #include "sim/core/random.h"
 #include "sim/core/status.h"
+#include "sim/zfs/tunables.h"
 
 namespace ziosim {
 namespace {
@@ -58,6 +89,15 @@ constexpr int64_t kMiB = 1024 * kKiB;
 // Free-space runs of a fragmented pool.
 constexpr double kFragRunMin = 64.0 * kKiB;
 constexpr double kFragRunMax = 4.0 * kMiB;
+// metaslab_min_search_count (metaslab.c, OpenZFS 2.0+): segments the DF
+// block picker looks at before metaslab_df_max_search may stop it.
+constexpr int kMinSearchCount = 100;
+// SPACE_MAP_HISTOGRAM_SIZE: the space map histogram's buckets above sm_shift.
+constexpr int kSpaceMapHistogramSize = 32;
+// SPA_MINBLOCKSIZE: the least weight metaslab_space_weight leaves a metaslab with free space.
+constexpr int64_t kMinBlockSize = 512;
+
+int FloorLog2(int64_t x) { return static_cast<int>(std::bit_width(static_cast<uint64_t>(x))) - 1; }
 
 int64_t RoundUp(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 
@@ -66,8 +106,20 @@ int64_t RoundUp(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 // Free space of every top-level vdev and the rotor (metaslab.c, reference 4.2-4.3).
 class BlockAllocator::Space {
  public:
-  Space(const Pool& pool, double fill, uint64_t seed) : pool_(pool), fill_(fill), seed_(seed) {
+  Space(const Pool& pool, double fill, uint64_t seed, const PoolState* state = nullptr,
+        const std::string& label = "")
+      : pool_(pool), fill_(fill), seed_(seed) {
     const Tunables& t = pool.tunables();
+    weighted_ = state != nullptr && state->set && state->cap_pct > 0;
+    if (weighted_) {
+      segment_weight_ = t.Bool("zfs_metaslab_segment_weight_enabled");
+      lba_weighting_ = t.Bool("metaslab_lba_weighting_enabled");
+      frag_factor_ = t.Bool("metaslab_fragmentation_factor_enabled");
+      switch_threshold_ = t.Int("zfs_metaslab_switch_threshold");
+      df_alloc_threshold_ = t.Int("metaslab_df_alloc_threshold");
+      df_free_pct_ = t.Int("metaslab_df_free_pct");
+      df_max_search_ = t.Int("metaslab_df_max_search");
+    }
     // Aligned placement: the first-fit allocator's, not DF's (ziosim_df_align).
     aligned_ = t.Bool("ziosim_df_align");
     const int64_t aliquot = t.Int("metaslab_aliquot");
@@ -89,6 +141,7 @@ class BlockAllocator::Space {
       top.materialized.assign(static_cast<size_t>(top.ms_count), false);
       for (auto& c : top.cursor) c.assign(static_cast<size_t>(top.ms_count), {});
       top.alloc = std::llround(static_cast<double>(top.usable) * fill_);
+      if (weighted_) StartState(top, *state, label, v->rotational());
       tops_.push_back(std::move(top));
     }
   }
@@ -159,6 +212,14 @@ class BlockAllocator::Space {
     if (prev != v.free.end() && (prev->second >> v.ms_shift) != ms) prev = v.free.end();
     auto next = v.free.upper_bound(e);  // the segment starting where it ends, if any
     if (next != v.free.end() && (next->second != e || (e >> v.ms_shift) != ms)) next = v.free.end();
+    if (weighted_) {
+      const int64_t merged_s = prev != v.free.end() ? prev->second : s;
+      const int64_t merged_e = next != v.free.end() ? next->first : e;
+      if (prev != v.free.end()) HistAdd(v, ms, s - prev->second, -1);
+      if (next != v.free.end()) HistAdd(v, ms, next->first - e, -1);
+      HistAdd(v, ms, merged_e - merged_s, 1);
+      v.ms_free[static_cast<size_t>(ms)] += d.asize;
+    }
     if (next != v.free.end()) {
       next->second = prev != v.free.end() ? prev->second : s;
       if (prev != v.free.end()) v.free.erase(prev);
@@ -193,7 +254,99 @@ class BlockAllocator::Space {
     std::array<int64_t, 2> active{0, 0};  // the metaslab each slot allocates from
     std::array<std::pair<int64_t, int64_t>, 4> asize_cache{};  // (psize, asize); psize 0 = empty
     size_t asize_next = 0;
+    // --pool-state only: the old data's plan, and per metaslab its free bytes, its free-segment
+    // histogram (kept from the plan before the metaslab is laid out), whether it was ever
+    // allocated (ms_sm != NULL), and per slot the bucket it was activated at.
+    OldDataPlan plan;
+    bool rotational = true;
+    std::vector<int64_t> ms_free;
+    std::vector<SegmentHistogram> hist;
+    std::vector<bool> ever;
+    std::array<int, 2> activation_idx{0, 0};
   };
+
+  // --pool-state: the old data's figures per metaslab, before any is laid out.
+  void StartState(Top& top, const PoolState& state, const std::string& label, bool rotational) {
+    top.plan = PlanOldData(state, top.ms_count, top.ms_shift, top.quantum, label);
+    top.rotational = rotational;
+    const size_t n = static_cast<size_t>(top.ms_count);
+    top.ms_free.assign(n, top.ms_size);
+    top.hist.assign(n, SegmentHistogram{});
+    top.ever.assign(n, false);
+    top.active = {-1, -1};
+    top.alloc = 0;
+    for (int64_t m = 0; m < top.ms_count; ++m) {
+      const size_t k = static_cast<size_t>(m);
+      int64_t used = 0;
+      if (m < top.plan.touched) {
+        used = top.plan.used_bytes;
+        top.hist[k] = top.plan.Histogram();
+      } else if (m == top.plan.touched && top.plan.partial_used > 0) {
+        used = top.plan.partial_used;
+        ++top.hist[k][static_cast<size_t>(FloorLog2(top.ms_size - used))];
+      } else {
+        ++top.hist[k][static_cast<size_t>(top.ms_shift)];
+      }
+      top.ever[k] = used > 0;
+      top.ms_free[k] = top.ms_size - used;
+      top.alloc += used;
+    }
+  }
+
+  // --pool-state: the segments of metaslab m as its plan says (Materialize).
+  void MaterializeState(int t, int64_t m, int64_t start, int64_t end) {
+    Top& v = tops_[t];
+    const OldDataPlan& p = v.plan;
+    if (m > p.touched || (m == p.touched && p.partial_used == 0)) {
+      v.free.emplace(end, start);
+      return;
+    }
+    if (m == p.touched) {
+      v.free.emplace(end, start + p.partial_used);
+      return;
+    }
+    if (p.holes() == 0) return;  // full of old data (frag 0)
+    RandomStream rng(seed_, "pool-state/top" + std::to_string(t) + "/ms" + std::to_string(m));
+    std::vector<int64_t> holes;
+    holes.reserve(static_cast<size_t>(p.holes()));
+    for (size_t b = 0; b < p.hole_count.size(); ++b) {
+      for (int64_t i = 0; i < p.hole_count[b]; ++i) holes.push_back(p.hole_bytes[b]);
+    }
+    for (size_t i = holes.size(); i > 1; --i) {  // Fisher-Yates
+      std::swap(holes[i - 1], holes[static_cast<size_t>(rng.UniformInt(0, static_cast<int64_t>(i) - 1))]);
+    }
+    // Used runs: one before each hole and one after the last, each a quantum plus its share
+    // (exponential spacings: uniform random cut points) of the quanta left over.
+    const size_t runs = holes.size() + 1;
+    const int64_t spare = p.used_bytes / v.quantum - static_cast<int64_t>(runs);
+    const int64_t odd = p.used_bytes % v.quantum;  // a metaslab need not be whole quanta (RAID-Z)
+    std::vector<double> e(runs);
+    double sum = 0;
+    for (double& x : e) {
+      x = -std::log(1.0 - rng.Uniform01());
+      sum += x;
+    }
+    int64_t given = 0;
+    int64_t pos = start;
+    auto hint = v.free.upper_bound(start);
+    for (size_t i = 0; i < runs; ++i) {
+      int64_t extra = i + 1 < runs ? static_cast<int64_t>(std::floor(e[i] / sum * static_cast<double>(spare))) : 0;
+      if (i + 1 == runs) extra = spare - given;
+      given += extra;
+      pos += (1 + extra) * v.quantum + (i + 1 == runs ? odd : 0);
+      if (i < holes.size()) {
+        hint = std::next(v.free.emplace_hint(hint, pos + holes[i], pos));
+        pos += holes[i];
+      }
+    }
+    if (pos != end) throw std::logic_error("pool state: metaslab " + std::to_string(m) + " laid out to " +
+                                           std::to_string(pos - start) + " of " + std::to_string(end - start) + " bytes");
+  }
+
+  // --pool-state: a free segment of `len` bytes in metaslab `ms` appears (delta 1) or goes (-1).
+  static void HistAdd(Top& v, int64_t ms, int64_t len, int64_t delta) {
+    if (len > 0) v.hist[static_cast<size_t>(ms)][static_cast<size_t>(FloorLog2(len))] += delta;
+  }
 
   // pool.BlockAsize with a few recent answers kept per vdev (data and L1 sizes alternate).
   int64_t Asize(int t, int64_t psize) {
@@ -222,6 +375,10 @@ class BlockAllocator::Space {
     v.materialized[static_cast<size_t>(m)] = true;
     const int64_t start = m << v.ms_shift;
     const int64_t end = start + v.ms_size;
+    if (weighted_) {
+      MaterializeState(t, m, start, end);
+      return;
+    }
     if (fill_ <= 0) {
       v.free.emplace(end, start);
       return;
@@ -271,6 +428,14 @@ class BlockAllocator::Space {
     auto it = v.free.upper_bound(off);  // the segment holding off
     const int64_t s = it->second;
     const int64_t e = it->first;
+    if (weighted_) {
+      const int64_t ms = off >> v.ms_shift;
+      HistAdd(v, ms, e - s, -1);
+      HistAdd(v, ms, off - s, 1);
+      HistAdd(v, ms, e - off - asize, 1);
+      v.ms_free[static_cast<size_t>(ms)] -= asize;
+      v.ever[static_cast<size_t>(ms)] = true;
+    }
     if (off + asize < e) {
       it->second = off + asize;
       if (s < off) v.free.emplace_hint(it, off, s);
@@ -301,6 +466,7 @@ class BlockAllocator::Space {
   // next one up that holds it (the LBA weight ranks the lower of equally free ones first;
   // the lower ones are full), wrapping to the first metaslab at or above `min_off`.
   int64_t AllocIn(int t, int64_t asize, int slot, int64_t min_off) {
+    if (weighted_) return AllocWeighted(t, asize, slot, min_off);
     Top& v = tops_[t];
     if (v.usable - v.alloc < asize || (min_off == 0 && asize >= v.failed_min)) return -1;
     const int cls = std::countr_zero(static_cast<uint64_t>(asize));
@@ -318,6 +484,235 @@ class BlockAllocator::Space {
     return -1;
   }
 
+  // ---- --pool-state: metaslab weights and DF with its best-fit fallback ----
+
+  static int TopBucket(const Top& v, int64_t m) {
+    const SegmentHistogram& h = v.hist[static_cast<size_t>(m)];
+    for (int b = static_cast<int>(h.size()) - 1; b >= 0; --b) {
+      if (h[static_cast<size_t>(b)] > 0) return b;
+    }
+    return -1;
+  }
+
+  // Largest free segment of metaslab m, from its segments (lays it out).
+  int64_t LargestFree(int t, int64_t m) {
+    Materialize(t, m);
+    const Top& v = tops_[t];
+    const int64_t s0 = m << v.ms_shift;
+    const int64_t e0 = (m + 1) << v.ms_shift;
+    int64_t best = 0;
+    for (auto it = v.free.upper_bound(s0); it != v.free.end() && it->second < e0; ++it) {
+      best = std::max(best, it->first - it->second);
+    }
+    return best;
+  }
+
+  // Whether metaslab m has a free segment of `size` bytes or more (ms_max_size >= asize),
+  // from the histogram when it decides, else from the plan or the segments.
+  bool Holds(int t, int64_t m, int64_t size) {
+    const Top& v = tops_[t];
+    const int b = TopBucket(v, m);
+    if (b < 0) return false;
+    if (size <= (int64_t{1} << b)) return true;
+    if (b + 1 < 63 && size >= (int64_t{1} << (b + 1))) return false;
+    if (!v.materialized[static_cast<size_t>(m)]) {
+      if (m < v.plan.touched) return v.plan.hole_bytes[static_cast<size_t>(b)] >= size;  // one size per class
+      return v.ms_free[static_cast<size_t>(m)] >= size;  // one segment
+    }
+    return LargestFree(t, m) >= size;
+  }
+
+  // The largest free segment of m is below `threshold`.
+  bool LargestBelow(int t, int64_t m, int64_t threshold) {
+    const int b = TopBucket(tops_[t], m);
+    if (b < 0) return true;
+    if (b + 1 < 63 && (int64_t{1} << (b + 1)) <= threshold) return true;
+    if ((int64_t{1} << b) >= threshold) return false;
+    return !Holds(t, m, threshold);
+  }
+
+  // metaslab_segment_weight's bucket: the metaslab's size's for a never-allocated one.
+  int SegmentIndex(const Top& v, int64_t m) const {
+    if (v.ms_free[static_cast<size_t>(m)] == v.ms_size) return std::min(v.ms_shift, kSpaceMapHistogramSize + pool_.ashift() - 1);
+    return TopBucket(v, m);
+  }
+
+  // metaslab_weight, as one comparable number (higher: preferred); 0: full.
+  uint64_t Weight(const Top& v, int64_t m) const {
+    const size_t k = static_cast<size_t>(m);
+    const int64_t free = v.ms_free[k];
+    if (free <= 0) return 0;
+    if (segment_weight_) {
+      const int idx = SegmentIndex(v, m);
+      const int64_t count = free == v.ms_size ? 1 : v.hist[k][static_cast<size_t>(idx)];
+      return (static_cast<uint64_t>(idx + 1) << 54) | std::min<uint64_t>(static_cast<uint64_t>(count), (uint64_t{1} << 54) - 1);
+    }
+    uint64_t space = static_cast<uint64_t>(free);
+    if (frag_factor_) {
+      const int64_t f = MetaslabFragmentation(v.hist[k], !v.ever[k]);
+      space = space * static_cast<uint64_t>(100 - (f - 1)) / 100;
+      if (space > 0 && space < static_cast<uint64_t>(kMinBlockSize)) space = kMinBlockSize;
+    }
+    uint64_t weight = space;
+    if (v.rotational && lba_weighting_) {
+      weight = 2 * weight - (static_cast<uint64_t>(m) * weight) / static_cast<uint64_t>(v.ms_count);
+    }
+    return weight;
+  }
+
+  // metaslab_block_picker of OpenZFS 2.0+: from the segment at the cursor, the first that holds
+  // `size` at its start, giving up metaslab_df_max_search bytes past the first one looked at
+  // (after kMinSearchCount segments); no wrap: the cursor goes back to the start.
+  int64_t Picker(int t, int64_t& cursor, int64_t size, int64_t start, int64_t end) {
+    Top& v = tops_[t];
+    if (cursor < start) cursor = start;
+    int64_t first_found = -1;
+    int count = 0;
+    for (auto it = v.free.upper_bound(cursor); it != v.free.end() && it->second < end; ++it, ++count) {
+      if (first_found < 0) first_found = it->second;
+      if (it->second - first_found > df_max_search_ && count >= kMinSearchCount) break;
+      if (it->second + size <= it->first) return it->second;
+    }
+    cursor = 0;
+    return -1;
+  }
+
+  // The size-sorted search: the smallest free segment that holds `size`, the lowest of equals.
+  int64_t BestFit(int t, int64_t size, int64_t start, int64_t end) {
+    const Top& v = tops_[t];
+    int64_t best = -1;
+    int64_t best_len = INT64_MAX;
+    for (auto it = v.free.upper_bound(start); it != v.free.end() && it->second < end; ++it) {
+      const int64_t len = it->first - it->second;
+      if (len >= size && len < best_len) {
+        best = it->second;
+        best_len = len;
+        if (len == size) break;
+      }
+    }
+    return best;
+  }
+
+  // metaslab_df_alloc in metaslab m (not below min_off).
+  int64_t DfIn(int t, int64_t m, int slot, int cls, int64_t asize, int64_t min_off) {
+    Materialize(t, m);
+    Top& v = tops_[t];
+    const int64_t start = std::max(m << v.ms_shift, min_off);
+    const int64_t end = (m + 1) << v.ms_shift;
+    int64_t& cursor = v.cursor[slot][static_cast<size_t>(m)][cls];
+    const int64_t free_pct = v.ms_free[static_cast<size_t>(m)] * 100 / v.ms_size;
+    int64_t off = -1;
+    if (!(LargestBelow(t, m, df_alloc_threshold_) || free_pct < df_free_pct_)) {
+      if (df_max_search_ > 0) {
+        off = Picker(t, cursor, asize, start, end);
+      } else {
+        const int64_t from = std::max(cursor, start);
+        off = FirstFit(t, from, end, asize);
+        if (off < 0 && from > start) off = FirstFit(t, start, from, asize);
+      }
+    }
+    if (off < 0) off = BestFit(t, asize, start, end);
+    if (off >= 0) cursor = off + asize;
+    return off;
+  }
+
+  // After an allocation in the slot's active metaslab m: metaslab_segment_may_passivate.
+  void MayPassivate(int t, int slot, int64_t m) {
+    Top& v = tops_[t];
+    if (!segment_weight_) return;
+    if (TopBucket(v, m) <= v.activation_idx[slot] - switch_threshold_) v.active[slot] = -1;
+  }
+
+  // metaslab_group_alloc on a pool in a --pool-state: the active metaslab, else the best by weight.
+  int64_t AllocWeighted(int t, int64_t asize, int slot, int64_t min_off) {
+    Top& v = tops_[t];
+    if (v.usable - v.alloc < asize) return -1;
+    const int cls = std::countr_zero(static_cast<uint64_t>(asize));
+    const int64_t first = min_off >> v.ms_shift;
+    int64_t& act = v.active[slot];
+    if (act >= first && Holds(t, act, asize)) {
+      const int64_t off = DfIn(t, act, slot, cls, asize, min_off);
+      if (off >= 0) {
+        Carve(t, off, asize);
+        MayPassivate(t, slot, act);
+        return off;
+      }
+    }
+    act = -1;
+    order_.clear();
+    for (int64_t m = first; m < v.ms_count; ++m) {
+      const uint64_t w = Weight(v, m);
+      if (w > 0) order_.emplace_back(w, m);
+    }
+    // metaslab_compare: weight descending, then offset ascending.
+    std::sort(order_.begin(), order_.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    for (const auto& [w, m] : order_) {
+      if (!Holds(t, m, asize)) continue;
+      const int64_t off = DfIn(t, m, slot, cls, asize, min_off);
+      if (off < 0) continue;
+      act = m;
+      v.activation_idx[slot] = segment_weight_ ? static_cast<int>(w >> 54) - 1 : 0;
+      Carve(t, off, asize);
+      MayPassivate(t, slot, m);
+      return off;
+    }
+    return -1;
+  }
+
+ public:
+  // ---- what zpool list shows ----
+  int64_t CapacityPercent() const {
+    const __int128 alloc = usable_bytes() - free_bytes();
+    const int64_t size = usable_bytes();
+    return size > 0 ? static_cast<int64_t>(alloc * 100 / size) : 0;
+  }
+
+  std::vector<int64_t> MetaslabFragmentations(int t) {
+    Top& v = tops_[t];
+    std::vector<int64_t> out;
+    for (int64_t m = 0; m < v.ms_count; ++m) {
+      if (weighted_) {
+        out.push_back(MetaslabFragmentation(v.hist[static_cast<size_t>(m)], !v.ever[static_cast<size_t>(m)]));
+      } else {
+        // The empty pool and the fragmented preset keep no histogram: from the segments.
+        const SegmentHistogram h = Histogram(t, m);
+        int64_t free = 0;
+        for (size_t b = 0; b < h.size(); ++b) free += h[b] << b;
+        const bool pristine = h[static_cast<size_t>(v.ms_shift)] == 1 && free == v.ms_size;
+        out.push_back(MetaslabFragmentation(h, pristine));
+      }
+    }
+    return out;
+  }
+
+  int64_t FragmentationPercent() {
+    std::vector<int64_t> groups;
+    std::vector<int64_t> space;
+    for (int t = 0; t < static_cast<int>(tops_.size()); ++t) {
+      groups.push_back(GroupFragmentation(MetaslabFragmentations(t)));
+      space.push_back(tops_[static_cast<size_t>(t)].usable);
+    }
+    return ClassFragmentation(groups, space);
+  }
+
+  int64_t VdevBytes(int t) const { return tops_[static_cast<size_t>(t)].vdev_asize; }
+
+  // From the segments themselves (lays the metaslab out).
+  SegmentHistogram Histogram(int t, int64_t m) {
+    Materialize(t, m);
+    const Top& v = tops_[t];
+    const int64_t s0 = m << v.ms_shift;
+    const int64_t e0 = (m + 1) << v.ms_shift;
+    SegmentHistogram h{};
+    for (auto it = v.free.upper_bound(s0); it != v.free.end() && it->second < e0; ++it) {
+      ++h[static_cast<size_t>(FloorLog2(it->first - it->second))];
+    }
+    return h;
+  }
+
+ private:
   // A second copy on the vdev of the first: in a metaslab at least vdev_asize/8 away.
   int64_t AllocDistant(int t, int64_t asize, int64_t first_offset) {
     Top& v = tops_[t];
@@ -342,6 +737,11 @@ class BlockAllocator::Space {
   uint64_t seed_;
   bool aligned_ = false;
   std::vector<Top> tops_;
+  // --pool-state (weighted_): the era's metaslab weighting and DF tunables.
+  bool weighted_ = false;
+  bool segment_weight_ = true, lba_weighting_ = true, frag_factor_ = true;
+  int64_t switch_threshold_ = 2, df_alloc_threshold_ = 128 * kKiB, df_free_pct_ = 4, df_max_search_ = 16 * kMiB;
+  std::vector<std::pair<uint64_t, int64_t>> order_;  // (weight, metaslab), AllocWeighted's scratch
   int rotor_ = 0;
   int64_t aliquot_ = 0;  // mc_aliquot
 };
@@ -362,7 +762,14 @@ BlockPointer ToBlockPointer(const Dva& a, const Dva* b, int64_t psize) {
 BlockAllocator::BlockAllocator(const Pool& pool) : BlockAllocator(pool, 0.0, 0) {}
 BlockAllocator::BlockAllocator(const Pool& pool, double old_data_fill, uint64_t seed)
     : space_(std::make_unique<Space>(pool, old_data_fill, seed)) {}
+BlockAllocator::BlockAllocator(const Pool& pool, const PoolState& state, uint64_t seed, const std::string& label)
+    : space_(std::make_unique<Space>(pool, 0.0, seed, &state, label)) {}
 BlockAllocator::~BlockAllocator() = default;
+int64_t BlockAllocator::CapacityPercent() const { return space_->CapacityPercent(); }
+int64_t BlockAllocator::FragmentationPercent() const { return space_->FragmentationPercent(); }
+int64_t BlockAllocator::VdevBytes(int top) const { return space_->VdevBytes(top); }
+std::vector<int64_t> BlockAllocator::MetaslabFragmentations(int top) const { return space_->MetaslabFragmentations(top); }
+SegmentHistogram BlockAllocator::MetaslabHistogram(int top, int64_t ms) { return space_->Histogram(top, ms); }
 Dva BlockAllocator::Alloc(int64_t psize, const Dva* first_copy) { return space_->Alloc(psize, first_copy); }
 void BlockAllocator::Free(const Dva& dva) { space_->Free(dva); }
 void BlockAllocator::Claim(const Dva& dva) { space_->Claim(dva); }

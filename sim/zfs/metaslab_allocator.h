@@ -11,9 +11,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "sim/zfs/file_layout.h"
 #include "sim/zfs/pool.h"
+#include "sim/zfs/pool_state.h"
 
 namespace ziosim {
 
@@ -38,6 +41,13 @@ class BlockAllocator {
   // (the fragmented:PCT layout preset), drawn from `seed` as each metaslab is
   // first used.
   BlockAllocator(const Pool& pool, double old_data_fill, uint64_t seed);
+  // A pool in `state` (--pool-state; pool_state.h): old data in the low
+  // metaslabs of every top-level vdev, its free segments drawn from `seed` as
+  // each metaslab is first used; new blocks placed by the era's metaslab
+  // weight and DF allocator (the tunables zfs_metaslab_segment_weight_enabled,
+  // metaslab_df_*, ...). A state with cap 0 is the empty pool, exactly.
+  // Throws InputError (naming `label`) when the state cannot be laid out.
+  BlockAllocator(const Pool& pool, const PoolState& state, uint64_t seed, const std::string& label = "--pool-state");
   ~BlockAllocator();
   BlockAllocator(const BlockAllocator&) = delete;
   BlockAllocator& operator=(const BlockAllocator&) = delete;
@@ -52,6 +62,18 @@ class BlockAllocator {
   // unless it lies in free space (a bug in the caller).
   void Claim(const Dva& dva);
   int64_t free_bytes() const;
+
+  // What zpool list would show: allocated / size of the metaslab space, in
+  // percent (integer, as the CAP column), and FRAG computed with OpenZFS's
+  // formula (pool_state.h) over the current free segments.
+  int64_t CapacityPercent() const;
+  int64_t FragmentationPercent() const;
+  // Top-level vdev `top`'s size (its asize) and its metaslabs' FRAG figures.
+  int64_t VdevBytes(int top) const;
+  std::vector<int64_t> MetaslabFragmentations(int top) const;
+  // Counts of free segments per power of two of metaslab `ms` of `top`, from
+  // the segments themselves (the metaslab is laid out if it was not yet).
+  SegmentHistogram MetaslabHistogram(int top, int64_t ms);
 
  private:
   class Space;

@@ -139,6 +139,27 @@ constexpr TunableDef kTable[] = {
     {.name = "ziosim_df_align", .kind = K::kBool, .unit = "", .fallback = "false",
      .doc = "round a block's start up to its own alignment (asize & -asize), as the first-fit allocator "
             "(metaslab_ff_ops, a build option) does; the default DF allocator never did (block_picker align 1)"},
+    // Metaslab choice and DF on a pool that is not empty (--pool-state only; metaslab.c, verified at
+    // zfs-0.6.5.11, zfs-0.7.0, zfs-0.8.0, zfs-2.0.0, zfs-2.1.11, zfs-2.2.0).
+    {.name = "zfs_metaslab_segment_weight_enabled", .kind = K::kBool, .unit = "", .fallback = "true",
+     .doc = "metaslab_weight: segment-based (largest free-segment bucket, then its count; OpenZFS 7303, ZoL 0.7.0+) "
+            "instead of metaslab_space_weight (free space, fragmentation factor, LBA bias)"},
+    {.name = "metaslab_lba_weighting_enabled", .kind = K::kBool, .unit = "", .fallback = "true",
+     .doc = "metaslab_space_weight: on rotational vdevs, low metaslabs weigh up to 2x (weight x (2 - ms_id / ms_count))"},
+    {.name = "metaslab_fragmentation_factor_enabled", .kind = K::kBool, .unit = "", .fallback = "true",
+     .doc = "metaslab_space_weight: free space scaled by (100 - (FRAG - 1)) / 100 (ZoL 0.6.4+, illumos 4976)"},
+    {.name = "zfs_metaslab_switch_threshold", .kind = K::kInt, .unit = "buckets", .fallback = "2", .min = 0, .max = 64,
+     .doc = "segment weighting: the active metaslab is given up once its largest free-segment bucket is this many "
+            "below the one it was activated at (metaslab_segment_may_passivate; ZoL 0.7.0+)"},
+    {.name = "metaslab_df_alloc_threshold", .kind = K::kBytes, .unit = "bytes", .fallback = "128K", .min = 512,
+     .max = kGiB,
+     .doc = "DF takes the smallest free segment that fits (best fit) once a metaslab's largest is below this: "
+            "SPA_OLD_MAXBLOCKSIZE 128K (0.7.0+), SPA_MAXBLOCKSIZE 16M in ZoL 0.6.5"},
+    {.name = "metaslab_df_free_pct", .kind = K::kInt, .unit = "%", .fallback = "4", .min = 0, .max = 100,
+     .doc = "DF takes the best fit once a metaslab's free space is below this percent"},
+    {.name = "metaslab_df_max_search", .kind = K::kBytes, .unit = "bytes", .fallback = "16M", .min = 0, .max = kGiB,
+     .doc = "DF's first-fit search stops this far past its first segment (after 100 segments) and falls back to "
+            "best fit, without wrapping (OpenZFS 2.0+); 0: no limit, wrap once to the metaslab's start (before 2.0)"},
     {.name = "zfs_default_ibs", .kind = K::kInt, .unit = "log2 bytes", .fallback = "17", .min = 12, .max = 17,
      .doc = "indirect block size shift: 17 (128K) since OpenZFS 7104 / ZoL 0.7, 14 (16K) before"},
     {.name = "zfs_txg_timeout", .kind = K::kInt, .unit = "s", .fallback = "5", .min = 1, .max = 3600,

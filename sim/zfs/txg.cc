@@ -84,11 +84,13 @@ TxgFile MakeTxgFile(const Pool& pool, const FileLayout& layout) {
   return f;
 }
 
-Txg::Txg(Pool* pool, std::vector<TxgFile>* files)
+Txg::Txg(Pool* pool, std::vector<TxgFile>* files) : Txg(pool, files, PoolState{}, 0) {}
+
+Txg::Txg(Pool* pool, std::vector<TxgFile>* files, const PoolState& state, uint64_t seed)
     : pool_(pool),
       files_(files),
       throttle_(pool->tunables()),
-      allocator_(*pool),
+      allocator_(*pool, state, seed),
       timeout_ns_(pool->tunables().Int("zfs_txg_timeout") * kNsPerSec),
       sector_(int64_t{1} << pool->ashift()),
       records_(kTxgSlots),

@@ -88,6 +88,9 @@ class Txg : public ZioDoneListener, public EventHandler, public BlockMap {
   // `files` (indexed by file id) and `pool` must outlive the Txg. The blocks
   // the files already have are taken from the allocator's empty pool.
   Txg(Pool* pool, std::vector<TxgFile>* files);
+  // The same on a pool in `state` (--pool-state): the allocator starts with
+  // the old data AllocateFiles lays out for the same state and seed.
+  Txg(Pool* pool, std::vector<TxgFile>* files, const PoolState& state, uint64_t seed);
   ~Txg() override;
 
   uint64_t open_txg() const { return open_txg_; }

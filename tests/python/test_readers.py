@@ -21,7 +21,7 @@ from conftest import MIRROR
 from test_api import DISK_COLUMNS
 
 #: The schema of a readers result (sim/workload/readers_front.cc), as the frames show it.
-READERS_RUN_COLUMNS = ["pool", "profile", "mirror_policy", "layout", "primarycache", "bs_bytes", "file_size_bytes",
+READERS_RUN_COLUMNS = ["pool", "profile", "mirror_policy", "layout", "pool_state", "primarycache", "bs_bytes", "file_size_bytes",
                        "recordsize_bytes", "compression", "compressratio", "sparse", "same_file", "random",
                        "read_offset_bytes", "read_length_bytes", "arc_max_bytes", "l2arc", "warm", "seed", "readers"]
 READERS_COLUMNS = ["throughput_mb_s", "per_reader_min_mb_s", "per_reader_mean_mb_s", "per_reader_max_mb_s",
@@ -29,7 +29,9 @@ READERS_COLUMNS = ["throughput_mb_s", "per_reader_min_mb_s", "per_reader_mean_mb
                    "arc_misses", "arc_prefetch_hits", "arc_l2_hits", "arc_l2_misses", "arc_evictions",
                    "arc_dropped_on_release", "arc_decompressions", "arc_size_bytes", "arc_l2_size_bytes",
                    "dmu_calls", "dmu_demand_blocks", "dmu_demand_misses", "dmu_prefetch_reads", "dmu_indirect_reads",
-                   "dmu_hole_blocks", "dmu_waited_on_inflight", "dmu_promoted", "dmu_l2_reads", "dmu_l2_read_bytes"]
+                   "dmu_hole_blocks", "dmu_waited_on_inflight", "dmu_promoted", "dmu_l2_reads", "dmu_l2_read_bytes",
+                   "placement_pool_cap_pct", "placement_pool_frag_pct", "placement_data_blocks",
+                   "placement_extents", "placement_first_pct", "placement_median_pct", "placement_last_pct"]
 
 # Ship this module's functions by value to sweep workers, as for a notebook's.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
@@ -180,6 +182,13 @@ BASE = ["--pool", MIRROR, "--readers", "1", "--file-size", "1M"]
     # (the message lists the known policies: in this process, the tests' Python ones too)
     (dict(tunables={"mirror_policy": "nope"}), "unknown mirror policy 'nope'", None, None),
     (dict(profile="solaris-1"), "profile", BASE + ["--profile", "solaris-1"], None),
+    (dict(pool_state="cap=x"), "pool_state: 'cap=x': 'x' is not a whole percent",
+     BASE + ["--pool-state", "cap=x"], "--pool-state"),
+    (dict(pool_state="cap=0,frag=5"), "pool_state: 'cap=0,frag=5': frag=5 needs old data",
+     BASE + ["--pool-state", "cap=0,frag=5"], "--pool-state"),
+    # An ashift-12 mirror's smallest free segment, 4 KiB, weighs 95 in zfs_frag_table.
+    (dict(pool_state="cap=5,frag=100"), "pool_state: frag=100 at cap=5 is out of reach on this pool",
+     BASE + ["--pool-state", "cap=5,frag=100"], "--pool-state"),
 ])
 def test_bad_input_names_the_argument_in_the_callers_language(kwargs, fragment, cli, flag, request):
     """A user error is a ValueError with the simulator's message, naming the keyword argument;
@@ -195,6 +204,36 @@ def test_bad_input_names_the_argument_in_the_callers_language(kwargs, fragment, 
     python_name = str(info.value).split(":")[0]
     expected = str(info.value) if flag is None else flag + str(info.value)[len(python_name):]
     assert run.stderr.strip() == f"ziosim: {expected}"
+
+
+def test_pool_state_keyword(ziosim_cli, tmp_path):
+    """pool_state= lays old data out before the files: cap=0 is the empty pool; a fuller pool puts
+    the file further in, a more fragmented one splits it into more extents; CAP and FRAG computed
+    back are the ask. Bad input is refused in each front's language."""
+    kw = dict(readers=[1], file_size="64M")
+    empty = ziosim.readers(MIRROR, **kw)
+    zero = ziosim.readers(MIRROR, pool_state="cap=0", **kw)
+    mid = ziosim.readers(MIRROR, pool_state="frag=10,cap=30", **kw)
+    full = ziosim.readers(MIRROR, pool_state="cap=80,frag=50", **kw)
+    assert empty["pool_state"].isna().all()
+    assert zero["pool_state"][0] == "cap=0,frag=0" and mid["pool_state"][0] == "cap=30,frag=10"
+    same = [c for c in READERS_COLUMNS]
+    pd.testing.assert_frame_equal(zero[same], empty[same])
+    assert empty["placement_median_pct"][0] < 1 < 30 < mid["placement_median_pct"][0] < 40
+    assert (mid["placement_pool_cap_pct"][0], mid["placement_pool_frag_pct"][0]) == (30, 10)
+    assert (full["placement_pool_cap_pct"][0], full["placement_pool_frag_pct"][0]) == (80, 50)
+    assert full["placement_extents"][0] > 10 * mid["placement_extents"][0]
+    assert full["throughput_mb_s"][0] < mid["throughput_mb_s"][0]
+    assert ziosim.readers(MIRROR, pool_state="cap=80,frag=50", **kw).equals(full)  # same seed, same result
+    with pytest.raises(ValueError, match=re.escape("pool_state cap=30,frag=0 and layout fragmented:30 both")):
+        ziosim.readers(MIRROR, pool_state="cap=30", layout="fragmented:30", **kw)
+    # A scenario file names its file, line and key.
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(f'[pool]\nspec = "{MIRROR}"\npool_state = "cap=200"\n[workload]\nkind = "readers"\n')
+    run = subprocess.run([ziosim_cli, "run", str(scenario)], capture_output=True, text=True)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.startswith(f"ziosim: {scenario}:3: pool.pool_state: 'cap=200': cap must be 0..95"), run.stderr
+    assert run.stderr.count("\n") == 1
 
 
 def test_dataset_properties_as_zfs_create_takes_them(ziosim_cli):
