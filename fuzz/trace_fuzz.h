@@ -1,8 +1,9 @@
 // The trace fuzz targets (trace_*_fuzzer.cc, one per format): the input is a
 // trace file read to its end through OpenTrace, once strictly and once with
 // skip_bad. Either read ends in an InputError or gives records that keep the
-// promises of TraceRecord (trace_reader.h): size > 0, offset >= 0, arrival
-// times nondecreasing, and stats().records equal to the records returned.
+// promises of TraceRecord (trace_reader.h): size > 0, offset >= 0, the file
+// of a file-level trace among its files(), arrival times nondecreasing, and
+// stats().records equal to the records returned.
 #ifndef ZIOSIM_FUZZ_TRACE_FUZZ_H_
 #define ZIOSIM_FUZZ_TRACE_FUZZ_H_
 
@@ -24,6 +25,9 @@ inline void ReadWholeTrace(const std::string& path, TraceFormat format, bool ski
     SimTime last_ns = 0;
     while (reader->Next(r)) {
       Require(r.size_bytes > 0 && r.offset_bytes >= 0);
+      // A file-level trace names one of its files; a block trace none.
+      Require(IsFileLevel(reader->format()) ? r.file >= 0 && r.file < static_cast<int64_t>(reader->files().size())
+                                            : r.file == -1);
       Require(records == 0 || r.time_ns >= last_ns);
       last_ns = r.time_ns;
       ++records;

@@ -69,7 +69,8 @@ class DtraceReader final : public LineTraceReader {
                                   ", the entry of a call already replayed (a call longer than the 10 s reorder "
                                   "window)");
     }
-    if (entry > INT64_MAX - latency) fields.Fail("latency_ns", "entry_ns + latency_ns is too large");
+    // Half the range, as every trace time: sums with the reorder window cannot overflow.
+    if (entry > INT64_MAX / 2 - latency) fields.Fail("latency_ns", "entry_ns + latency_ns is too large");
     if (is_open) {
       if (t_.size() < 9) fields.Fail("path", "missing: an open or openat line ends with the path");
       if (ret >= 0) open_.Open(CheckFd(fields, "ret", ret), PathOf(text));

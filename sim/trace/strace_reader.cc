@@ -39,6 +39,7 @@ namespace ziosim {
 namespace {
 
 constexpr SimTime kDayNs = SimTime{86400} * kNsPerSec;
+constexpr SimTime kMaxDays = 36500;  // a century of midnights: times stay far from overflowing
 
 // The first blank of `s`, or npos (find_first_of(" \t") calls memchr per byte).
 size_t FindBlank(std::string_view s) {
@@ -295,6 +296,7 @@ class StraceReader final : public LineTraceReader {
     if (h > 23 || m > 59 || s >= 60 * kNsPerSec) fields.Fail("time", "not a time of day: '" + std::string(token) + "'");
     SimTime t = day_ns_ + (h * 3600 + m * 60) * kNsPerSec + s;
     if (t + kDayNs / 2 < last_time_ns_) {  // past midnight
+      if (day_ns_ > kMaxDays * kDayNs) fields.Fail("time", "the clock went back past midnight too many times");
       day_ns_ += kDayNs;
       t += kDayNs;
     }
