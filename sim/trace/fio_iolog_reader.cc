@@ -15,8 +15,6 @@
 // file is replayed onto the one drive, on a pool each is a file of the
 // dataset (pool_replay.h). The header line is required and a bad
 // one is not skipped by skip_bad. Version 3 times must not go backwards.
-#include <unordered_map>
-
 #include "sim/core/text.h"
 #include "sim/trace/line_trace_reader.h"
 
@@ -92,20 +90,13 @@ class FioIologReader final : public LineTraceReader {
     r.op = read ? IoOp::kRead : IoOp::kWrite;
     r.offset_bytes = offset;
     r.size_bytes = length;
-    r.file = FileNumber(t_[base]);
+    r.file = files_.Number(t_[base]);
     r.line = fields.line();
     if (version_ == 3) CheckForward(fields, "timestamp", time);
     Emit(r);
   }
 
-  int32_t FileNumber(std::string_view name) {
-    const auto [it, added] = numbers_.try_emplace(std::string(name), static_cast<int32_t>(files_.size()));
-    if (added) files_.emplace_back(name);
-    return it->second;
-  }
-
   std::string under_;
-  std::unordered_map<std::string, int32_t> numbers_;
   int version_ = 0;      // 2 or 3 once the header is read
   SimTime wait_ns_ = 0;  // version 2: the sum of the waits so far
   std::vector<std::string_view> t_;

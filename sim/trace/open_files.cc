@@ -21,9 +21,7 @@ bool NotData(std::string_view path) {
 
 int32_t OpenFiles::FileNumber(std::string_view path) {
   if (NotData(path) || !IsUnder(path, under_)) return kNotData;
-  const auto [it, added] = numbers_.try_emplace(std::string(path), static_cast<int32_t>(files_.size()));
-  if (added) files_.emplace_back(path);
-  return it->second;
+  return files_.Number(path);
 }
 
 int64_t CheckFd(const FieldParser& fields, std::string_view field, int64_t fd) {
@@ -62,12 +60,9 @@ bool OpenFiles::Read(const FieldParser& fields, int64_t fd, std::string_view pat
   }
   if (bytes <= 0) return false;  // failed, or the end of the file
   int64_t offset = pread_offset;
-  if (pread_offset < 0) {
-    int64_t& at = Offset(fd);
-    offset = at;
-    at = offset > INT64_MAX - bytes ? INT64_MAX : offset + bytes;
-  }
+  if (pread_offset < 0) offset = Offset(fd);
   if (offset > INT64_MAX - bytes) fields.Fail("offset", std::to_string(offset) + " + size is too large");
+  if (pread_offset < 0) Offset(fd) = offset + bytes;
   if (file == kNotData) return false;
   r.op = IoOp::kRead;
   r.file = file;

@@ -20,12 +20,12 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace ziosim {
 
 class FieldParser;
+class FileNumbers;
 struct TraceRecord;
 
 // `fd`, or the field's error if it is not below OpenFiles::kMaxFd.
@@ -38,9 +38,9 @@ class OpenFiles {
   // Descriptors are below this (Linux's default fs.nr_open); the readers refuse larger ones.
   static constexpr int64_t kMaxFd = int64_t{1} << 20;
 
-  // `files` is the reader's file table (TraceReader::files_), appended to;
+  // `files` is the reader's file table (TraceReader::files_), added to;
   // files outside `under` (TraceReaderOptions::files_under) are kNotData.
-  OpenFiles(std::vector<std::string>& files, std::string under) : files_(files), under_(std::move(under)) {}
+  OpenFiles(FileNumbers& files, std::string under) : files_(files), under_(std::move(under)) {}
 
   // `fd` now names `path`, at offset 0.
   void Open(int64_t fd, std::string_view path);
@@ -77,9 +77,8 @@ class OpenFiles {
   // REQUIRES: 0 <= fd < kMaxFd.
   Descriptor& At(int64_t fd);
 
-  std::vector<std::string>& files_;
+  FileNumbers& files_;
   std::string under_;
-  std::unordered_map<std::string, int32_t> numbers_;
   std::vector<Descriptor> fds_;  // by descriptor number
 };
 

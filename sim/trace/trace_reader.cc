@@ -397,6 +397,12 @@ void LineTraceReader::CheckForward(const FieldParser& fields, std::string_view f
 
 // ---------------------------------------------------------------- detection and factory
 
+int32_t FileNumbers::Number(std::string_view path) {
+  const auto [it, added] = numbers_.try_emplace(std::string(path), static_cast<int32_t>(names_.size()));
+  if (added) names_.emplace_back(path);
+  return it->second;
+}
+
 bool IsUnder(std::string_view path, std::string_view directory) {
   while (directory.size() > 1 && directory.ends_with('/')) directory.remove_suffix(1);
   if (directory.empty()) return true;

@@ -34,6 +34,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "models/device/device.h"
@@ -128,6 +129,19 @@ struct TraceReaderOptions {
 // Whether `path` lies under `directory` ("" holds everything).
 bool IsUnder(std::string_view path, std::string_view directory);
 
+// The files of a file-level trace, numbered in the order they are first met
+// (TraceRecord::file).
+class FileNumbers {
+ public:
+  // The number of `path`, a new one if it was not met before.
+  int32_t Number(std::string_view path);
+  const std::vector<std::string>& names() const { return names_; }
+
+ private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, int32_t> numbers_;
+};
+
 class TraceReader {
  public:
   virtual ~TraceReader() = default;
@@ -140,11 +154,11 @@ class TraceReader {
   virtual const std::string& path() const = 0;
   const TraceReadStats& stats() const { return stats_; }
   // File-level traces: the files met so far, by TraceRecord::file (paths as traced).
-  const std::vector<std::string>& files() const { return files_; }
+  const std::vector<std::string>& files() const { return files_.names(); }
 
  protected:
   TraceReadStats stats_;
-  std::vector<std::string> files_;
+  FileNumbers files_;
 };
 
 // Looks at the first non-blank line of `path` and names its format. Throws
