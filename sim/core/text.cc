@@ -19,6 +19,15 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
 namespace {
 
 // std::isspace in the "C" locale, without a library call per byte (trace parsers trim every field).

@@ -11,6 +11,8 @@
 namespace ziosim {
 
 std::string Lower(std::string_view s);
+// Whether `a` and `b` are equal ignoring ASCII case (no allocation, unlike comparing Lower()s).
+bool EqualsIgnoringCase(std::string_view a, std::string_view b);
 // Whether all of `s` is one integer in `base` (no sign for base 16, no spaces); sets *out.
 bool ParseInt64(std::string_view s, int64_t* out, int base = 10);
 std::string_view Trim(std::string_view s);

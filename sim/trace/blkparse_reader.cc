@@ -20,9 +20,7 @@
 //
 // Records come out in D order; those waiting for their C are the only state,
 // so memory is bounded by the requests outstanding in the trace.
-#include <deque>
-#include <unordered_map>
-
+#include "sim/core/tag_index.h"
 #include "sim/trace/line_trace_reader.h"
 
 namespace ziosim {
@@ -36,6 +34,9 @@ constexpr int64_t kMaxMinor = int64_t{1} << 20;
 constexpr size_t kMaxPending = 1 << 16;
 constexpr const char* kMissing =
     "missing (an event line holds: device cpu sequence time pid action rwbs sector + nsectors [process])";
+// device cpu sequence time pid action rwbs sector + nsectors: what follows
+// (the process name, which may hold blanks) is not read.
+constexpr size_t kFieldsUsed = 10;
 constexpr const char* kFieldNames[] = {"device", "cpu", "sequence", "time", "pid", "action", "rwbs"};
 
 struct Key {
@@ -43,11 +44,9 @@ struct Key {
   int64_t sector;
   bool operator==(const Key&) const = default;
 };
-struct KeyHash {
-  size_t operator()(const Key& k) const {
-    return std::hash<int64_t>()(k.sector * 1000003 + k.device);
-  }
-};
+uint32_t Tag(const Key& k) {
+  return MixTag(static_cast<uint64_t>(k.sector) * 0x9E3779B97F4A7C15ULL ^ static_cast<uint64_t>(k.device));
+}
 
 class BlkparseReader final : public LineTraceReader {
  public:
@@ -61,75 +60,136 @@ class BlkparseReader final : public LineTraceReader {
     bool done = false;
   };
 
+  // What a line says, once read.
+  struct Event {
+    int64_t device = 0;  // MakeTraceDevice
+    char action = 0;     // 'D', 'C', or 0 for the other actions
+    SimTime time = 0;
+    RwbsKind kind = RwbsKind::kNoData;
+    bool has_sector = false;  // "SECTOR" follows rwbs (not for a flush)
+    bool has_count = false;   // and "+ COUNT"
+    int64_t sector = 0;
+    int64_t nsectors = 0;
+  };
+
   void ProcessLine(std::string_view text, const FieldParser& fields) override {
-    SplitWhitespace(text, t_);
+    Event e;
+    if (!Scan(text, fields, e) && !Split(text, fields, e)) return;
+    if (e.action == 0) return;
+    if (!e.has_sector || !e.has_count) {
+      if (e.action == 'D') ++stats_.ignored;  // a request without data (a flush)
+      return;
+    }
+    Accept(e, fields);
+  }
+
+  // The line as blkparse prints it ("  8,16   5  6  0.000031865 18615  D   R
+  // 1444645666 + 256 [java]"), in one pass. False on any other spelling.
+  bool Scan(std::string_view text, const FieldParser& fields, Event& e) const {
+    LineScanner s(text);
+    int64_t major = 0, minor = 0, number = 0;
+    s.SkipBlanks();
+    const char* device_start = s.position();
+    if (!(s.Digits(major) && s.Char(',') && s.Digits(minor))) return false;
+    const std::string_view device(device_start, static_cast<size_t>(s.position() - device_start));
+    std::string_view action;
+    if (!(s.Blanks() && s.Digits(number) && s.Blanks() && s.Digits(number) && s.Blanks() &&
+          s.Decimal(9, e.time) && s.Blanks() && s.Digits(number) && s.Blanks() && s.Word(action))) {
+      return false;
+    }
+    if (action.size() != 1 || (action[0] != 'D' && action[0] != 'C')) {
+      e.device = Device(fields, major, minor, device);
+      return true;  // block-layer bookkeeping, passed over
+    }
+    std::string_view rwbs;
+    if (!(s.Blanks() && s.Word(rwbs))) return false;
+    e.device = Device(fields, major, minor, device);
+    e.action = action[0];
+    e.kind = ParseRwbs(fields, "rwbs", rwbs);
+    if (!s.Blanks() || s.Rest().starts_with('[')) return true;  // no sector: a flush
+    if (!s.Digits(e.sector) || !(s.Blanks() || s.AtEnd())) return false;
+    e.has_sector = true;
+    if (s.AtEnd() || s.Rest().starts_with('[')) return true;  // no count: a flush's completion
+    if (!(s.Char('+') && s.Blanks() && s.Digits(e.nsectors) && (s.AtEnd() || s.Blanks()))) return false;
+    e.has_count = true;
+    return true;
+  }
+
+  // Any other line, field by field, failing on the first field that is wrong.
+  // False when the line ends the trace.
+  bool Split(std::string_view text, const FieldParser& fields, Event& e) {
+    SplitWhitespace(text, t_, kFieldsUsed);
     const size_t comma = t_[0].find(',');
     if (comma == std::string_view::npos) {
       if (t_[0].starts_with("CPU") || t_[0] == "Total") {
         StopReading();  // the summary that ends blkparse's output
-        return;
+        return false;
       }
       fields.Fail("device", "expected MAJOR,MINOR, got '" + std::string(t_[0]) + "'");
     }
-    const int64_t major = fields.Integer("device", t_[0].substr(0, comma), 0);
-    const int64_t minor = fields.Integer("device", t_[0].substr(comma + 1), 0);
-    if (major >= kMaxMajor || minor >= kMaxMinor) {
-      fields.Fail("device", "'" + std::string(t_[0]) + "' is not a Linux device number (major < 4096, minor < 2^20)");
-    }
+    e.device = Device(fields, fields.Integer("device", t_[0].substr(0, comma), 0),
+                      fields.Integer("device", t_[0].substr(comma + 1), 0), t_[0]);
     if (t_.size() < 6) fields.Fail(kFieldNames[t_.size()], kMissing);
-    const std::string_view action = t_[5];
-    if (action != "D" && action != "C") return;
-    const SimTime time = fields.Time("time", t_[3], 9, "seconds");
+    if (t_[5] != "D" && t_[5] != "C") return true;
+    e.action = t_[5][0];
+    e.time = fields.Time("time", t_[3], 9, "seconds");
     if (t_.size() < 7) fields.Fail("rwbs", kMissing);
-    const RwbsKind kind = ParseRwbs(fields, "rwbs", t_[6]);
-    // A request without data (a flush) has no "sector + nsectors".
-    if (t_.size() < 8 || t_[7].starts_with('[')) {
-      if (action == "D") ++stats_.ignored;
-      return;
-    }
-    const int64_t sector = fields.Integer("sector", t_[7], 0);
-    // "SECTOR [error]" without "+ COUNT": a request without data (a flush's completion).
-    if (t_.size() < 9 || t_[8].starts_with('[')) {
-      if (action == "D") ++stats_.ignored;
-      return;
-    }
+    e.kind = ParseRwbs(fields, "rwbs", t_[6]);
+    if (t_.size() < 8 || t_[7].starts_with('[')) return true;
+    e.sector = fields.Integer("sector", t_[7], 0);
+    e.has_sector = true;
+    if (t_.size() < 9 || t_[8].starts_with('[')) return true;
     if (t_.size() < 10) fields.Fail("nsectors", kMissing);
     if (t_[8] != "+") fields.Fail("nsectors", "expected '+ COUNT' after the sector, got '" + std::string(t_[8]) + "'");
-    const int64_t nsectors = fields.Integer("nsectors", t_[9], 0);
-    const Key key{MakeTraceDevice(major, minor), sector};
-    if (action == "D") {
+    e.nsectors = fields.Integer("nsectors", t_[9], 0);
+    e.has_count = true;
+    return true;
+  }
+
+  static int64_t Device(const FieldParser& fields, int64_t major, int64_t minor, std::string_view token) {
+    if (major >= kMaxMajor || minor >= kMaxMinor) {
+      fields.Fail("device", "'" + std::string(token) + "' is not a Linux device number (major < 4096, minor < 2^20)");
+    }
+    return MakeTraceDevice(major, minor);
+  }
+
+  // A D or C event of a request with data.
+  void Accept(const Event& e, const FieldParser& fields) {
+    const SimTime time = e.time;
+    const Key key{e.device, e.sector};
+    if (e.action == 'D') {
       TraceRecord r;
       r.time_ns = time;
-      r.op = kind == RwbsKind::kWrite ? IoOp::kWrite : IoOp::kRead;
-      r.offset_bytes = fields.Scaled("sector", sector, kSectorBytes);
-      r.size_bytes = fields.Scaled("nsectors", nsectors, kSectorBytes);
+      r.op = e.kind == RwbsKind::kWrite ? IoOp::kWrite : IoOp::kRead;
+      r.offset_bytes = fields.Scaled("sector", e.sector, kSectorBytes);
+      r.size_bytes = fields.Scaled("nsectors", e.nsectors, kSectorBytes);
       r.line = fields.line();
       r.device = key.device;
-      if (kind == RwbsKind::kNoData || nsectors == 0) {
+      if (e.kind == RwbsKind::kNoData || e.nsectors == 0) {
         ++stats_.ignored;
         return;
       }
       CheckForward(fields, "time", time);
-      if (issued_.contains(key)) {
+      if (FindIssued(key) != TagIndex::kNone) {
         ++stats_.ignored;  // requeued and issued again: the first D stands
         return;
       }
-      issued_.emplace(key, next_seq_++);
-      pending_.push_back(Pending{r, key, false});
+      issued_.Insert(Tag(key), static_cast<uint32_t>(first_seq_ + static_cast<int64_t>(pending_.size())));
+      PushBack(pending_, Pending{r, key, false});
     } else {
-      if (kind == RwbsKind::kNoData || nsectors == 0) return;
-      const auto it = issued_.find(key);
-      if (it == issued_.end()) {
+      if (e.kind == RwbsKind::kNoData || e.nsectors == 0) return;
+      const uint32_t issued = FindIssued(key);
+      if (issued == TagIndex::kNone) {
         ++stats_.unmatched;  // issued before the trace began
         return;
       }
-      Pending& p = pending_[static_cast<size_t>(it->second - first_seq_)];
+      Pending& p = At(issued);
       if (time < p.record.time_ns) {
         fields.Fail("time", "the request completes before its D event on line " + std::to_string(p.record.line));
       }
       p.record.measured_latency_ns = time - p.record.time_ns;
       p.done = true;
-      issued_.erase(it);
+      issued_.Erase(Tag(key), issued);
     }
     Release(time);
   }
@@ -146,7 +206,7 @@ class BlkparseReader final : public LineTraceReader {
                              pending_.size() > kMaxPending;
         if (!expired) break;
         ++stats_.unmatched;
-        issued_.erase(front.key);
+        issued_.Erase(Tag(front.key), static_cast<uint32_t>(first_seq_));
       }
       Emit(front.record);
       pending_.pop_front();
@@ -154,11 +214,18 @@ class BlkparseReader final : public LineTraceReader {
     }
   }
 
+  // The pending request whose sequence number's low 32 bits are `seq`
+  // (pending_ holds fewer than 2^32, so they name one).
+  Pending& At(uint32_t seq) { return pending_[static_cast<uint32_t>(seq - static_cast<uint32_t>(first_seq_))]; }
+  // The outstanding D of `key` (issued, not completed, not given up on), or kNone.
+  uint32_t FindIssued(const Key& key) {
+    return issued_.Find(Tag(key), [&](uint32_t seq) { return At(seq).key == key; });
+  }
+
   std::vector<std::string_view> t_;
-  std::deque<Pending> pending_;
+  boost::circular_buffer<Pending> pending_;
   int64_t first_seq_ = 0;  // sequence number of pending_.front()
-  int64_t next_seq_ = 0;
-  std::unordered_map<Key, int64_t, KeyHash> issued_;  // outstanding D -> its sequence number
+  TagIndex issued_;        // the outstanding D events, by their sequence numbers' low 32 bits
 };
 
 }  // namespace

@@ -1,11 +1,9 @@
 #include "sim/trace/disksim_validate_trace.h"
 
 #include <array>
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 
 #include "sim/core/status.h"
@@ -27,44 +25,6 @@ std::string_view NextToken(std::string_view& rest) {
   const std::string_view token = rest.substr(b, e - b);
   rest.remove_prefix(e);
   return token;
-}
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-constexpr std::array<uint64_t, 9> kPowersOfTenInt = {1,      10,      100,      1000,     10000,
-                                                     100000, 1000000, 10000000, 100000000};
-
-// The number written by eight digit values, the first (most significant) in the
-// lowest byte: pairs, then fours, then all eight combined by three multiplies.
-uint64_t EightDigitsValue(uint64_t d) {
-  d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FF;
-  d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFF;
-  return (d * 10000 + (d >> 32)) & 0xFFFFFFFF;
-}
-
-// Appends the digits from `p` on to `v` (v = 10 v + digit for each, modulo 2^64)
-// and returns how many there were. On little-endian hosts eight bytes are tested
-// and combined at once while the line holds eight more: XOR with '0' turns digits
-// into 0..9 and adding 0x76 sets a byte's top bit for anything else (a carry only
-// leaves a byte that is not a digit, so the first such byte is always found).
-ptrdiff_t AppendDigits(const char* p, const char* end, uint64_t& v) {
-  const char* const from = p;
-  if constexpr (std::endian::native == std::endian::little) {
-    while (end - p >= 8) {
-      uint64_t chunk = 0;
-      std::memcpy(&chunk, p, sizeof chunk);
-      const uint64_t x = chunk ^ 0x3030303030303030;
-      const uint64_t other = (x | (x + 0x7676767676767676)) & 0x8080808080808080;
-      const int n = other == 0 ? 8 : std::countr_zero(other) / 8;
-      if (n == 0) return p - from;
-      // The n digits moved to the top bytes: the bottom ones become leading zeros.
-      v = v * kPowersOfTenInt[static_cast<size_t>(n)] + EightDigitsValue(x << (8 * (8 - n)));
-      p += n;
-      if (n < 8) return p - from;
-    }
-  }
-  for (; p != end && IsDigit(*p); ++p) v = v * 10 + static_cast<uint64_t>(*p - '0');
-  return p - from;
 }
 
 // The traces' own number format, DIGITS or DIGITS.DIGITS with at most 19
@@ -149,9 +109,7 @@ class LayoutScanner {
   }
 
  private:
-  void SkipBlanks() {
-    while (p_ != end_ && IsTraceSpace(*p_)) ++p_;
-  }
+  void SkipBlanks() { p_ = ziosim::SkipBlanks(p_, end_); }
   // A field ends with blanks (skipped) or with the line.
   bool FieldEnd() {
     if (p_ == end_) return true;

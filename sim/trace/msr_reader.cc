@@ -26,29 +26,65 @@ class MsrReader final : public LineTraceReader {
       : LineTraceReader(path, TraceFormat::kMsr, options) {}
 
  private:
+  struct Line {
+    int64_t ticks = 0;
+    int64_t disk = 0;
+    bool read = false;
+    int64_t offset = 0;
+    int64_t size = 0;
+    int64_t response_ticks = 0;
+  };
+
   void ProcessLine(std::string_view text, const FieldParser& fields) override {
+    Line line;
+    if (!Scan(text, line)) Split(text, fields, line);
+    Accept(line, fields);
+  }
+
+  // The line as the traces spell it ("128166372003061629,hm,1,Read,3216,512,1331"), in one pass.
+  static bool Scan(std::string_view text, Line& line) {
+    LineScanner s(text);
+    std::string_view host;
+    std::string_view type;
+    if (!(s.Digits(line.ticks) && s.Char(',') && s.Until(',', host) && s.Digits(line.disk) && s.Char(',') &&
+          s.Until(',', type) && s.Digits(line.offset) && s.Char(',') && s.Digits(line.size) && s.Char(',') &&
+          s.Digits(line.response_ticks) && s.AtEnd())) {
+      return false;
+    }
+    line.read = EqualsIgnoringCase(type, "read");
+    return line.read || EqualsIgnoringCase(type, "write");
+  }
+
+  // Any other spelling (blanks around fields, signs), field by field, failing on the first field that is wrong.
+  void Split(std::string_view text, const FieldParser& fields, Line& line) {
     SplitCommas(text, f_);
     if (f_.size() < 7) fields.Fail(kNames[f_.size()], kMissing);
     if (f_.size() > 7) fields.Fail("ResponseTime", "unexpected text after the last field: '" + std::string(f_[7]) + "'");
-    const int64_t ticks = fields.Integer("Timestamp", f_[0], 0);
+    line.ticks = fields.Integer("Timestamp", f_[0], 0);
     if (f_[1].empty()) fields.Fail("Hostname", "empty");
-    const int64_t disk = fields.Integer("DiskNumber", f_[2], 0);
-    const std::string type = Lower(f_[3]);
-    if (type != "read" && type != "write") {
+    line.disk = fields.Integer("DiskNumber", f_[2], 0);
+    line.read = EqualsIgnoringCase(f_[3], "read");
+    if (!line.read && !EqualsIgnoringCase(f_[3], "write")) {
       fields.Fail("Type", "expected Read or Write, got '" + std::string(f_[3]) + "'");
     }
+    line.offset = fields.Integer("Offset", f_[4], 0);
+    line.size = fields.Integer("Size", f_[5], 0);
+    line.response_ticks = fields.Integer("ResponseTime", f_[6], 0);
+  }
+
+  void Accept(const Line& line, const FieldParser& fields) {
     TraceRecord r;
-    r.op = type == "read" ? IoOp::kRead : IoOp::kWrite;
-    r.offset_bytes = fields.Integer("Offset", f_[4], 0);
-    r.size_bytes = fields.Integer("Size", f_[5], 0);
-    r.measured_latency_ns = fields.Scaled("ResponseTime", fields.Integer("ResponseTime", f_[6], 0), kTickNs);
+    r.op = line.read ? IoOp::kRead : IoOp::kWrite;
+    r.offset_bytes = line.offset;
+    r.size_bytes = line.size;
+    r.measured_latency_ns = fields.Scaled("ResponseTime", line.response_ticks, kTickNs);
     r.line = fields.line();
-    r.device = disk;
+    r.device = line.disk;
     if (!have_origin_) {
-      origin_ticks_ = ticks;
+      origin_ticks_ = line.ticks;
       have_origin_ = true;
     }
-    const int64_t since_origin = ticks - origin_ticks_;  // both >= 0: no overflow
+    const int64_t since_origin = line.ticks - origin_ticks_;  // both >= 0: no overflow
     r.time_ns = since_origin >= 0 ? fields.Scaled("Timestamp", since_origin, kTickNs)
                                   : -fields.Scaled("Timestamp", -since_origin, kTickNs);
     if (r.size_bytes == 0) {

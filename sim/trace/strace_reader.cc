@@ -99,6 +99,7 @@ class StraceReader final : public LineTraceReader {
   };
 
   void ProcessLine(std::string_view text, const FieldParser& fields) override {
+    if (ScanRead(text, fields)) return;
     std::string_view rest = Trim(text);
     const int64_t pid = Pid(rest, fields);
     const SimTime time = Time(NextToken(rest, fields, "time"), fields);
@@ -125,12 +126,51 @@ class StraceReader final : public LineTraceReader {
       }
       pending_[pid] = Pending{std::string(name), std::string(after.substr(0, after.size() - 16)), time,
                               fields.line(), base_ + static_cast<int64_t>(slots_.size())};
-      slots_.emplace_back();
+      PushBack(slots_, Slot{});
       return;
     }
-    slots_.emplace_back();
-    Complete(slots_.back(), pid, name, after, time, fields.line(), fields);
+    Complete(PushBack(slots_, Slot{}), pid, name, after, time, fields.line(), fields);
     Release();
+  }
+
+  // The common line, a read() or pread64() that returned data, as the
+  // capture kit records it ("4711 10:23:45.123500 read(3</data/f>, ""...,
+  // 131072) = 131072 <0.000100>"), in one pass. False, having done nothing,
+  // on any other line: ProcessLine's general path takes it.
+  bool ScanRead(std::string_view text, const FieldParser& fields) {
+    LineScanner s(text);
+    int64_t pid = 0, h = 0, m = 0, fd = 0, count = 0, offset = -1, bytes = 0;
+    SimTime second = 0, duration = 0;
+    std::string_view name, path;
+    if (!(s.Digits(pid) && s.Blanks())) return false;
+    const char* clock = s.position();
+    if (!(s.Digits(h) && s.Char(':') && s.Digits(m) && s.Char(':') && s.Decimal(9, second))) return false;
+    const std::string_view clock_text(clock, static_cast<size_t>(s.position() - clock));
+    if (!(s.Blanks() && s.Until('(', name) && s.Digits(fd))) return false;
+    const bool pread = name == "pread64";
+    if ((!pread && name != "read") || (s.Char('<') && !s.Through('>', path))) return false;
+    if (!(s.Literal(", ") && s.Quoted() && (s.Literal("...") || true) && s.Literal(", ") && s.Digits(count))) {
+      return false;
+    }
+    if (pread && !(s.Literal(", ") && s.Digits(offset))) return false;
+    if (!(s.Literal(") = ") && s.Digits(bytes) && s.Literal(" <") && s.Decimal(9, duration) && s.Char('>') &&
+          s.AtEnd())) {
+      return false;
+    }
+    const SimTime time = ClockTime(h, m, second, clock_text, fields);
+    CheckForward(fields, "time", time);
+    path_ = path;
+    if (!slots_.empty()) {  // behind a call still unfinished: it waits its turn
+      Slot& slot = PushBack(slots_, Slot{});
+      slot.ready = true;
+      Read(slot, CheckFd(fields, "fd", fd), offset, bytes, time, duration, pid, fields);
+      Release();
+      return true;
+    }
+    Slot slot;
+    Read(slot, CheckFd(fields, "fd", fd), offset, bytes, time, duration, pid, fields);
+    if (slot.request) Emit(slot.record);
+    return true;
   }
 
   void Finish() override {
@@ -191,9 +231,10 @@ class StraceReader final : public LineTraceReader {
     if (name == "read" || name == "pread64") {
       const size_t want = name == "read" ? 3 : 4;
       if (count != want) Wrong(fields, name, want, count);
-      Read(slot, arg(0), name == "read" ? std::string_view() : arg(3), value, time, duration, fields);
+      const int64_t fd = Descriptor(arg(0), fields);
+      const int64_t offset = name == "read" ? -1 : fields.Integer("offset", arg(3), 0);
+      Read(slot, fd, offset, value, time, duration, pid, fields);
       slot.record.line = line;
-      slot.record.stream = pid;
     } else if (name == "openat" || name == "open") {
       const std::string_view path = Unquote(arg(name == "open" ? 0 : 1), fields);
       open_.Open(CheckFd(fields, "result", value), result_path.empty() ? path : result_path);
@@ -211,11 +252,13 @@ class StraceReader final : public LineTraceReader {
     }
   }
 
-  void Read(Slot& slot, std::string_view fd_text, std::string_view offset_text, int64_t bytes, SimTime time,
-            SimTime duration, const FieldParser& fields) {
-    const int64_t fd = Descriptor(fd_text, fields);
-    const int64_t offset = offset_text.empty() ? -1 : fields.Integer("offset", offset_text, 0);
+  // A read of `fd` (named path_ by -y) at `offset` (-1: read(), at the
+  // descriptor's offset) that returned `bytes`, by process `pid`, on the line `fields` reads.
+  void Read(Slot& slot, int64_t fd, int64_t offset, int64_t bytes, SimTime time, SimTime duration, int64_t pid,
+            const FieldParser& fields) {
     TraceRecord& r = slot.record;
+    r.line = fields.line();
+    r.stream = pid;
     if (!open_.Read(fields, fd, path_, offset, bytes, "record with strace -y, or trace the open too", r)) {
       ++stats_.ignored;
       return;
@@ -290,10 +333,15 @@ class StraceReader final : public LineTraceReader {
       }
       return fields.Time("time", token, 9, "seconds");
     }
-    const int64_t h = fields.Integer("time", token.substr(0, 2), 0);
-    const int64_t m = fields.Integer("time", token.substr(3, 2), 0);
-    const SimTime s = fields.Time("time", token.substr(6), 9, "seconds");
-    if (h > 23 || m > 59 || s >= 60 * kNsPerSec) fields.Fail("time", "not a time of day: '" + std::string(token) + "'");
+    return ClockTime(fields.Integer("time", token.substr(0, 2), 0), fields.Integer("time", token.substr(3, 2), 0),
+                     fields.Time("time", token.substr(6), 9, "seconds"), token, fields);
+  }
+
+  // The time of h:m:s on the day the trace has reached (`token` spells it, for the message).
+  SimTime ClockTime(int64_t h, int64_t m, SimTime s, std::string_view token, const FieldParser& fields) {
+    if (h > 23 || m > 59 || s >= 60 * kNsPerSec) {
+      fields.Fail("time", "not a time of day: '" + std::string(token) + "'");
+    }
     SimTime t = day_ns_ + (h * 3600 + m * 60) * kNsPerSec + s;
     if (t + kDayNs / 2 < last_time_ns_) {  // past midnight
       if (day_ns_ > kMaxDays * kDayNs) fields.Fail("time", "the clock went back past midnight too many times");
@@ -314,7 +362,7 @@ class StraceReader final : public LineTraceReader {
   }
 
   OpenFiles open_;
-  std::deque<Slot> slots_;
+  boost::circular_buffer<Slot> slots_;
   int64_t base_ = 0;  // the absolute index of slots_.front()
   std::unordered_map<int64_t, Pending> pending_;
   std::vector<size_t> args_;

@@ -13,9 +13,6 @@
 namespace ziosim {
 namespace {
 
-// Times beyond this (146 years) are a corrupt field, and leave room for sums.
-constexpr SimTime kMaxTimeNs = std::numeric_limits<SimTime>::max() / 2;
-
 struct FormatName {
   TraceFormat format;
   std::string_view name;
@@ -73,8 +70,6 @@ bool IsDeviceNumber(std::string_view t) {
   return comma != std::string_view::npos && IsDigits(t.substr(0, comma)) && IsDigits(t.substr(comma + 1));
 }
 
-bool EqualsNoCase(std::string_view a, std::string_view b) { return Lower(a) == Lower(b); }
-
 // "10:23:45.123456" (strace -tt) or "1700000000.123456" (-ttt).
 bool IsStraceTime(std::string_view t) {
   if (t.size() >= 9 && t[2] == ':' && t[5] == ':') return IsDigits(t.substr(0, 2)) && IsNumber(t.substr(6));
@@ -117,7 +112,7 @@ TraceFormat DetectFromLine(std::string_view text) {
   if (trimmed.find(',') != std::string_view::npos && !IsDeviceNumber(trimmed.substr(0, trimmed.find_first_of(" \t")))) {
     SplitCommas(trimmed, f);
     const size_t n = f.size();
-    if (n == 7 && (EqualsNoCase(f[3], "read") || EqualsNoCase(f[3], "write")) && IsDigits(f[0])) {
+    if (n == 7 && (EqualsIgnoringCase(f[3], "read") || EqualsIgnoringCase(f[3], "write")) && IsDigits(f[0])) {
       return TraceFormat::kMsr;
     }
     if (n >= 5 && f[3].size() == 1 && std::string_view("rRwW").find(f[3][0]) != std::string_view::npos &&
@@ -220,15 +215,16 @@ int64_t ParseTraceDevice(std::string_view text) {
 
 bool IsBlankLine(std::string_view text) { return std::all_of(text.begin(), text.end(), IsTraceSpace); }
 
-void SplitWhitespace(std::string_view text, std::vector<std::string_view>& out) {
+void SplitWhitespace(std::string_view text, std::vector<std::string_view>& out, size_t max_fields) {
   out.clear();
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && IsTraceSpace(text[i])) ++i;
-    size_t e = i;
-    while (e < text.size() && !IsTraceSpace(text[e])) ++e;
-    if (e > i) out.push_back(text.substr(i, e - i));
-    i = e;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (out.size() < max_fields) {
+    while (p != end && IsTraceSpace(*p)) ++p;
+    if (p == end) break;
+    const char* const start = p;
+    while (p != end && !IsTraceSpace(*p)) ++p;
+    out.emplace_back(start, static_cast<size_t>(p - start));
   }
 }
 
@@ -252,7 +248,7 @@ void FieldParser::Fail(std::string_view field, const std::string& what) const {
   throw InputError(file_, line_, "field " + std::string(field) + ": " + Printable(what));
 }
 
-int64_t FieldParser::Integer(std::string_view field, std::string_view token, int64_t min) const {
+int64_t FieldParser::CheckedInteger(std::string_view field, std::string_view token, int64_t min) const {
   int64_t v = 0;
   const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), v);
   if (ec == std::errc::result_out_of_range) Fail(field, "out of range: '" + std::string(token) + "'");
@@ -300,7 +296,7 @@ bool IsPlainDecimal(std::string_view token, size_t& dot) {
 
 }  // namespace
 
-SimTime FieldParser::Time(std::string_view field, std::string_view token, int unit_exp, const char* unit) const {
+SimTime FieldParser::CheckedTime(std::string_view field, std::string_view token, int unit_exp, const char* unit) const {
   const int64_t scale = Pow10(unit_exp);
   size_t dot = 0;
   if (IsPlainDecimal(token, dot)) {
@@ -309,7 +305,7 @@ SimTime FieldParser::Time(std::string_view field, std::string_view token, int un
     const std::string_view frac = dot == std::string_view::npos ? std::string_view() : token.substr(dot + 1);
     int64_t w = 0;
     for (const char c : whole) w = w * 10 + (c - '0');
-    if (w > kMaxTimeNs / scale) Fail(field, "too large: " + std::string(token));
+    if (w > kMaxTraceTimeNs / scale) Fail(field, "too large: " + std::string(token));
     int64_t f = 0;
     for (int i = 0; i < unit_exp; ++i) f = f * 10 + (i < static_cast<int>(frac.size()) ? frac[i] - '0' : 0);
     if (static_cast<int>(frac.size()) > unit_exp && frac[unit_exp] >= '5') ++f;
@@ -328,26 +324,33 @@ SimTime FieldParser::Time(std::string_view field, std::string_view token, int un
     double v = 0;
     std::from_chars(token.data(), token.data() + token.size(), v);
     const double ns = v * static_cast<double>(scale);
-    if (!std::isfinite(ns) || ns >= static_cast<double>(kMaxTimeNs)) Fail(field, "too large: " + std::string(token));
+    if (!std::isfinite(ns) || ns >= static_cast<double>(kMaxTraceTimeNs)) Fail(field, "too large: " + std::string(token));
     return static_cast<SimTime>(std::llround(ns));
   }
   // Digits and a dot only, but more than 18 before it.
   Fail(field, "too large: " + std::string(token));
 }
 
-int64_t FieldParser::Scaled(std::string_view field, int64_t count, int64_t scale) const {
-  if (count > std::numeric_limits<int64_t>::max() / 2 / scale) Fail(field, "too large: " + std::to_string(count));
-  return count * scale;
+void FieldParser::FailTooLarge(std::string_view field, int64_t count) const {
+  Fail(field, "too large: " + std::to_string(count));
 }
 
 RwbsKind ParseRwbs(const FieldParser& fields, std::string_view field, std::string_view token) {
-  if (!IsAlpha(token)) {
+  const auto fail = [&] {
     fields.Fail(field, "expected the request type as letters (R, W, RS, WS, RA, FWS, D, N...), got '" +
                            std::string(token) + "'");
+  };
+  if (token.empty()) fail();
+  bool read = false, write = false, discard = false;
+  for (const char c : token) {
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) fail();
+    read |= c == 'R';
+    write |= c == 'W';
+    discard |= c == 'D';
   }
-  if (token.find('D') != std::string_view::npos) return RwbsKind::kNoData;  // discard
-  if (token.find('R') != std::string_view::npos) return RwbsKind::kRead;
-  if (token.find('W') != std::string_view::npos) return RwbsKind::kWrite;
+  if (discard) return RwbsKind::kNoData;
+  if (read) return RwbsKind::kRead;
+  if (write) return RwbsKind::kWrite;
   return RwbsKind::kNoData;  // "N", a bare flush "F", ...
 }
 

@@ -1,34 +1,23 @@
-#include "sim/zfs/arc_index.h"
+#include "sim/core/tag_index.h"
 
 #include <utility>
 
 namespace ziosim {
 
-uint32_t ArcIndex::Tag(const ArcKey& k) {
-  uint64_t x = k.object * 0x9E3779B97F4A7C15ULL ^ (static_cast<uint64_t>(k.blkid) + 0x632BE59BD9B4E019ULL) ^
-               (static_cast<uint64_t>(static_cast<uint32_t>(k.level)) << 56);
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBULL;
-  x ^= x >> 31;
-  return static_cast<uint32_t>(x >> 32);
-}
-
-void ArcIndex::Reserve(size_t n) {
+void TagIndex::Reserve(size_t n) {
   size_t cap = 16;
   while (cap < 2 * n) cap *= 2;
   if (cap > slots_.size()) Rehash(cap);
 }
 
-void ArcIndex::Insert(const ArcKey& key, uint32_t idx) {
+void TagIndex::Insert(uint32_t tag, uint32_t idx) {
   if (2 * (count_ + 1) > slots_.size()) Rehash(2 * slots_.size());
-  Place(Slot{Tag(key), idx});
+  Place(Slot{tag, idx});
   ++count_;
 }
 
-void ArcIndex::Erase(const ArcKey& key, uint32_t idx) {
-  size_t i = Home(Tag(key));
+void TagIndex::Erase(uint32_t tag, uint32_t idx) {
+  size_t i = Home(tag);
   while (slots_[i].idx != idx) i = (i + 1) & mask_;
   for (size_t j = (i + 1) & mask_; slots_[j].idx != kNone; j = (j + 1) & mask_) {
     // Move j back into the hole unless its home lies in (i, j].
@@ -41,13 +30,13 @@ void ArcIndex::Erase(const ArcKey& key, uint32_t idx) {
   --count_;
 }
 
-void ArcIndex::Place(Slot s) {
+void TagIndex::Place(Slot s) {
   size_t i = Home(s.tag);
   while (slots_[i].idx != kNone) i = (i + 1) & mask_;
   slots_[i] = s;
 }
 
-void ArcIndex::Rehash(size_t cap) {
+void TagIndex::Rehash(size_t cap) {
   std::vector<Slot> old = std::move(slots_);
   slots_.assign(cap, Slot{});
   mask_ = cap - 1;
