@@ -9,6 +9,7 @@
 #ifndef ZIOSIM_SIM_TRACE_LINE_SCANNER_H_
 #define ZIOSIM_SIM_TRACE_LINE_SCANNER_H_
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -27,25 +28,12 @@ inline bool IsTraceSpace(char c) {
 
 inline bool IsDigit(char c) { return static_cast<unsigned char>(c - '0') <= 9; }
 
-inline constexpr int64_t kTracePow10[] = {1,
-                                          10,
-                                          100,
-                                          1000,
-                                          10000,
-                                          100000,
-                                          1000000,
-                                          10000000,
-                                          100000000,
-                                          1000000000,
-                                          10000000000,
-                                          100000000000,
-                                          1000000000000,
-                                          10000000000000,
-                                          100000000000000,
-                                          1000000000000000,
-                                          10000000000000000,
-                                          100000000000000000,
-                                          1000000000000000000};
+// 10^0 to 10^18.
+inline constexpr std::array<int64_t, 19> kTracePow10 = [] {
+  std::array<int64_t, 19> p{};
+  for (size_t i = 0; i < p.size(); ++i) p[i] = i == 0 ? 1 : 10 * p[i - 1];
+  return p;
+}();
 
 // Appends the digits from `p` on to `v` (v = 10 v + digit for each, modulo
 // 2^64) and returns how many there were. On little-endian hosts eight bytes
@@ -69,7 +57,7 @@ inline ptrdiff_t AppendDigits(const char* p, const char* end, uint64_t& v) {
       d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FF;
       d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFF;
       d = (d * 10000 + (d >> 32)) & 0xFFFFFFFF;
-      v = v * static_cast<uint64_t>(kTracePow10[n]) + d;
+      v = v * static_cast<uint64_t>(kTracePow10[static_cast<size_t>(n)]) + d;
       p += n;
       if (n < 8) return p - from;
     }
@@ -139,13 +127,13 @@ inline bool ScanDecimal(const char*& p, const char* end, int unit_exp, int64_t& 
   if (q != end && *q == '.') {
     ++q;
     const int kept = ReadDigits(q, end, unit_exp, frac);
-    frac *= kTracePow10[unit_exp - kept];
+    frac *= kTracePow10[static_cast<size_t>(unit_exp - kept)];
     if (q != end && IsDigit(*q)) {
       round_up = *q >= '5';
       while (q != end && IsDigit(*q)) ++q;
     }
   }
-  const int64_t scale = kTracePow10[unit_exp];
+  const int64_t scale = kTracePow10[static_cast<size_t>(unit_exp)];
   if (whole > kMaxTraceTimeNs / scale) return false;
   out = whole * scale + frac + (round_up ? 1 : 0);
   p = q;

@@ -38,12 +38,6 @@ constexpr std::array<FormatName, 4> kAliases = {{
     {TraceFormat::kFtraceCsv, "tracefs"},
 }};
 
-int64_t Pow10(int exp) {
-  int64_t v = 1;
-  for (int i = 0; i < exp; ++i) v *= 10;
-  return v;
-}
-
 bool IsDigits(std::string_view t) {
   return !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -297,7 +291,7 @@ bool IsPlainDecimal(std::string_view token, size_t& dot) {
 }  // namespace
 
 SimTime FieldParser::CheckedTime(std::string_view field, std::string_view token, int unit_exp, const char* unit) const {
-  const int64_t scale = Pow10(unit_exp);
+  const int64_t scale = kTracePow10[static_cast<size_t>(unit_exp)];
   size_t dot = 0;
   if (IsPlainDecimal(token, dot)) {
     // The whole part and the first unit_exp decimals are exact, the next one rounds.
