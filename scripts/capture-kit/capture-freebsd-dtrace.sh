@@ -25,6 +25,7 @@ set -eu
 me=capture-freebsd-dtrace.sh
 kit="$(cd "$(dirname "$0")" && pwd)"
 die() { echo "$me: $1" >&2; exit 2; }
+. "$kit/capture-common.sh"
 
 out=""; force=0; data=""; cmd=""; pid=""
 while [ $# -gt 0 ]; do
@@ -45,16 +46,8 @@ if [ -n "$pid" ]; then
   case "$pid" in *[!0-9]*) die "-p takes a numeric process id, got '$pid'" ;; esac
   kill -0 "$pid" 2>/dev/null || die "no process $pid"
 fi
-if [ -e "$out" ] && [ "$force" -eq 0 ]; then die "$out exists (add -f to overwrite it)"; fi
-[ ! -d "$out" ] || die "$out is a folder"
-outdir="$(dirname -- "$out")"
-[ -d "$outdir" ] || die "the folder of $out does not exist"
-outdir_real="$(cd -- "$outdir" && pwd -P)"
-if [ -n "$data" ]; then
-  [ -d "$data" ] || die "--data $data is not a folder"
-  data_real="$(cd -- "$data" && pwd -P)"
-  case "$outdir_real/" in "$data_real"/*) die "refusing to write $out inside the traced data folder $data" ;; esac
-fi
+check_output "$out"
+outdir_real="$(cd -- "$(dirname -- "$out")" && pwd -P)"
 command -v dtrace >/dev/null 2>&1 || { echo "$me: dtrace not found (FreeBSD: kldload dtraceall)" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "dtrace needs root"
 

@@ -27,6 +27,7 @@ set -eu
 me=capture-linux-block.sh
 kit="$(cd "$(dirname "$0")" && pwd)"
 die() { echo "$me: $1" >&2; exit 2; }
+. "$kit/capture-common.sh"
 
 dev=""; out=""; force=0; raw=""; data=""; seconds=""
 while [ $# -gt 0 ]; do
@@ -61,15 +62,7 @@ if [ -e "/sys/dev/block/$major:$minor/partition" ]; then
   echo "$me: $dev is a partition; block requests carry its disk's number: tracing $disk (all its partitions, disk sectors)" >&2
   major="${disk%:*}"; minor="${disk#*:}"
 fi
-for f in "$out" ${raw:+"$raw"}; do
-  if [ -e "$f" ] && [ "$force" -eq 0 ]; then die "$f exists (add -f to overwrite it)"; fi
-  [ -d "$(dirname -- "$f")" ] || die "the folder of $f does not exist"
-  if [ -n "$data" ]; then
-    [ -d "$data" ] || die "--data $data is not a folder"
-    d_real="$(cd -- "$data" && pwd -P)"; f_real="$(cd -- "$(dirname -- "$f")" && pwd -P)"
-    case "$f_real/" in "$d_real"/*) die "refusing to write $f inside the traced data folder $data" ;; esac
-  fi
-done
+for f in "$out" ${raw:+"$raw"}; do check_output "$f"; done
 [ "$(id -u)" -eq 0 ] || die "tracefs needs root"
 command -v python3 >/dev/null || { echo "$me: python3 not found (the converter needs it)" >&2; exit 1; }
 

@@ -29,6 +29,7 @@ set -eu
 
 me=capture-linux-strace.sh
 die() { echo "$me: $1" >&2; exit 2; }
+. "$(cd "$(dirname "$0")" && pwd)/capture-common.sh"
 usage() { sed -n '4,5p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 out=""
@@ -66,18 +67,8 @@ fi
 if [ -n "$seconds" ]; then
   case "$seconds" in ''|*[!0-9]*|0) die "-t takes a whole number of seconds > 0, got '$seconds'" ;; esac
 fi
-if [ -e "$out" ] && [ "$force" -eq 0 ]; then die "$out exists (add -f to overwrite it)"; fi
-[ ! -d "$out" ] || die "$out is a folder"
-outdir="$(dirname -- "$out")"
-[ -d "$outdir" ] || die "the folder of $out does not exist"
-outdir_real="$(cd -- "$outdir" && pwd -P)"
-if [ -n "$data" ]; then
-  [ -d "$data" ] || die "--data $data is not a folder"
-  data_real="$(cd -- "$data" && pwd -P)"
-  case "$outdir_real/" in
-    "$data_real"/*) die "refusing to write $out inside the traced data folder $data" ;;
-  esac
-fi
+check_output "$out"
+outdir_real="$(cd -- "$(dirname -- "$out")" && pwd -P)"
 command -v strace >/dev/null || { echo "$me: strace not found (apt-get install strace)" >&2; exit 1; }
 
 tmp="$(mktemp "$outdir_real/.capture-strace.XXXXXX")"
