@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -22,6 +23,8 @@
 #include "models/disksim/disksim_import.h"
 #include "sim/zfs/vdev/mirror_policy/mirror_policy.h"
 #include "sim/zfs/vdev/mirror_policy/plugin_policy.h"
+#include "sim/zfs/vdev/block_map_view.h"
+#include "sim/zfs/vdev/draid_vdev.h"
 #include "sim/zfs/vdev/raidz_map.h"
 #include "sim/core/invariants.h"
 #include "sim/core/simulation.h"
@@ -220,16 +223,24 @@ std::pair<std::string, std::string> RunScenario(const std::string& path) {
 constexpr int kMaxRaidzBlocks = 100000;
 constexpr int64_t kMaxBlockSize = int64_t{16} << 20;  // SPA_MAXBLOCKSIZE
 
-// The checks of `ziosim raidz-map`, naming the Python arguments.
-void CheckRaidz(int width, int parity, int ashift, int64_t psize, int64_t offset, int blocks) {
-  if (width < 2 || width > kMaxRaidzWidth) {
+// The checks of `ziosim raidz-map`, naming the Python arguments; returns the
+// dRAID layout when `draid` names one.
+std::optional<DraidLayout> CheckRaidz(int width, int parity, const std::string& draid, int ashift, int64_t psize,
+                                      int64_t offset, int blocks) {
+  std::optional<DraidLayout> layout;
+  if (!draid.empty()) {
+    if (parity != 0) throw InputError("parity: with draid= the keyword gives the parity (draid1, draid2, draid3)");
+    try {
+      layout.emplace(DraidConfigFromKeyword(draid, width));
+    } catch (const InputError& e) {
+      throw InputError("draid: " + std::string(e.what()) + (width == 0 ? "" : " (children)"));
+    }
+  } else if (width < 2 || width > kMaxRaidzWidth) {
     throw InputError("width: " + std::to_string(width) + " is out of range: a RAID-Z vdev has 2 to " +
                      std::to_string(kMaxRaidzWidth) + " children");
-  }
-  if (parity < 1 || parity > 3) {
+  } else if (parity < 1 || parity > 3) {
     throw InputError("parity: " + std::to_string(parity) + " is not 1, 2 or 3 (RAID-Z1/Z2/Z3)");
-  }
-  if (parity >= width) {
+  } else if (parity >= width) {
     throw InputError("parity: " + std::to_string(parity) + " must be less than width (" + std::to_string(width) +
                      "): a block needs at least one data column");
   }
@@ -249,34 +260,46 @@ void CheckRaidz(int width, int parity, int ashift, int64_t psize, int64_t offset
   if (offset % sector != 0) {
     throw InputError("offset: " + std::to_string(offset) + " is not aligned to the " + sector_text);
   }
-  const int64_t asize = RaidzAsize(width, parity, ashift, psize);
+  if (layout && offset % (sector * layout->config().group_width()) != 0) {
+    throw InputError("offset: " + std::to_string(offset) + " does not start a stripe row: dRAID blocks start at "
+                     "multiples of the group width (" + std::to_string(layout->config().group_width()) +
+                     ") times the " + sector_text);
+  }
+  const int64_t asize = layout ? DraidAsize(layout->config(), ashift, psize) : RaidzAsize(width, parity, ashift, psize);
   const __int128 end = static_cast<__int128>(offset) + static_cast<__int128>(asize) * blocks;
   if (end > INT64_MAX) throw InputError("offset/psize/blocks: the blocks would end beyond 2^63 bytes of vdev space");
+  return layout;
 }
 
 // One row per column of each block (role P/Q/R/D; a zero-size D column holds
-// only skip sectors and is never read), then one row per skip sector (role S).
-py::dict RaidzMapRows(int width, int parity, int ashift, int64_t psize, int64_t offset, int blocks) {
-  CheckRaidz(width, parity, ashift, psize, offset, blocks);
-  Columns c({"block", "block_offset", "asize", "skip_sectors", "column", "child", "offset", "size", "role",
-             "data_start"});
-  const int64_t sector = int64_t{1} << ashift;
+// only padding and is never read), then one row per padding sector (role S):
+// RAID-Z's skip sectors, dRAID's zero-filled sectors of the full stripe.
+py::dict RaidzMapRows(int width, int parity, const std::string& draid, int ashift, int64_t psize, int64_t offset,
+                      int blocks) {
+  const std::optional<DraidLayout> layout = CheckRaidz(width, parity, draid, ashift, psize, offset, blocks);
+  Columns c({"layout", "width", "parity", "block", "block_offset", "asize", "skip_sectors", "row", "column", "child",
+             "offset", "size", "role", "data_start"});
+  const std::string name = layout ? layout->config().Name() : "raidz" + std::to_string(parity);
+  const int children = layout ? layout->config().children : width;
+  const int nparity = layout ? layout->config().parity : parity;
   int64_t at = offset;
   for (int b = 0; b < blocks; ++b) {
-    const RaidzMap m = MapRaidzBlock(width, parity, ashift, at, psize);
+    const BlockMapView m = layout ? ViewDraidBlock(*layout, ashift, at, psize)
+                                  : ViewRaidzBlock(width, parity, ashift, at, psize);
+    const int64_t pads = static_cast<int64_t>(m.pads.size());
     int64_t data_at = 0;
-    for (int k = 0; k < m.columns; ++k) {
-      const RaidzColumn& col = m.column[k];
-      const bool data = k >= m.parity;
+    for (size_t k = 0; k < m.columns.size(); ++k) {
+      const RaidzColumn& col = m.columns[k];
+      const bool data = m.column_index[k] >= m.parity;
       py::object data_start = py::none();
       if (data && col.size > 0) data_start = py::cast(data_at);
-      c.Row(b, at, m.asize, m.skip_sectors, k, col.child, col.offset, col.size, std::string(1, col.role),
-            data_start);
+      c.Row(name, children, nparity, b, at, m.asize, pads, m.column_row[k], m.column_index[k], col.child, col.offset,
+            col.size, std::string(1, col.role), data_start);
       if (data) data_at += col.size;
     }
-    for (int i = 0; i < m.skip_sectors; ++i) {
-      const RaidzColumn s = RaidzSkipSector(m, i);
-      c.Row(b, at, m.asize, m.skip_sectors, -1, s.child, s.offset, sector, std::string("S"), py::none());
+    for (const RaidzColumn& s : m.pads) {
+      c.Row(name, children, nparity, b, at, m.asize, pads, -1, -1, s.child, s.offset, s.size, std::string("S"),
+            py::none());
     }
     at += m.asize;
   }
@@ -415,8 +438,8 @@ PYBIND11_MODULE(_ziosim, m) {
   m.def("options", &OptionsOf, py::arg("workload"));
   m.def("run", &RunFront, py::arg("workload"), py::arg("args_json"));
   m.def("run_scenario", &RunScenario, py::arg("path"));
-  m.def("raidz_map", &RaidzMapRows, py::arg("width"), py::arg("parity"), py::arg("ashift"), py::arg("psize"),
-        py::arg("offset"), py::arg("blocks"));
+  m.def("raidz_map", &RaidzMapRows, py::arg("width"), py::arg("parity"), py::arg("draid"), py::arg("ashift"),
+        py::arg("psize"), py::arg("offset"), py::arg("blocks"));
   m.def("validate_disksim", &ValidateDisksim, py::arg("parv"), py::arg("trace"), py::arg("per_request"));
   m.def("mirror_policies", &MirrorPolicyTable);
   m.def("load_mirror_policy_plugin", &LoadMirrorPolicyPlugin, py::arg("path"));

@@ -10,7 +10,7 @@ Workloads return pandas DataFrames::
 
 * catalog and settings: :func:`drives`, :func:`drive_values`, :func:`profiles`,
   :func:`tunables`, :func:`mirror_policies`
-* workloads: :func:`readers`, :func:`writers`, :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`,
+* workloads: :func:`readers`, :func:`writers`, :func:`disk_bench`, :func:`block_read`, :func:`raidz_map`, :func:`draid_map`,
   :func:`validate_disksim`, :func:`fio` (fio job files), :func:`replay` (block traces)
 * calibration against measurements: :func:`calibrate`
 * mirror policies in Python: :func:`mirror_policy`, :func:`check_mirror_policy`
@@ -41,6 +41,7 @@ from .api import (
     mirror_policies,
     profiles,
     raidz_map,
+    draid_map,
     readers,
     replay,
     run_scenario,
@@ -82,6 +83,7 @@ __all__ = [
     "plugin_include_dir",
     "profiles",
     "raidz_map",
+    "draid_map",
     "readers",
     "register_mirror_policy",
     "registered_policies",

@@ -200,7 +200,7 @@ block_read = _front.function(
     returns="""
 Every row is led by the run's identification: ``pool`` (normalised spec), ``profile``,
 ``mirror_policy``, ``pattern``, ``priority``, ``bs_bytes``, ``depth``, ``span_bytes``,
-``faulted``, ``seed``.
+``faulted``, ``spared``, ``seed``.
 
 Default: one row: ``blocks``, ``bytes``, ``elapsed_s``, ``throughput_mb_s``, ``lat_mean_ms``,
 ``lat_p99_ms``.
@@ -472,23 +472,50 @@ def raidz_map(width: int, parity: int, ashift: int, psize: Size, offset: Size = 
     ``blocks`` blocks of ``psize`` bytes are laid back to back from vdev
     ``offset``. One row per column of each block, then one per skip sector:
 
-    ``block`` (0-based), ``block_offset`` (vdev offset of the block, bytes),
-    ``asize`` (bytes allocated, data + parity + skip), ``skip_sectors``,
-    ``column`` (index in the map; -1 for a skip sector), ``child`` (disk index),
-    ``offset`` (byte offset on the child, vdev space: a leaf adds its 4 MiB
-    label), ``size`` (bytes; 0 for a column that only holds skip sectors and is
-    never read), ``role`` ("P", "Q", "R" parity, "D" data, "S" skip sector),
+    ``layout`` ("raidz2"), ``block`` (0-based), ``block_offset`` (vdev offset
+    of the block, bytes), ``asize`` (bytes allocated, data + parity + skip),
+    ``skip_sectors``, ``row`` (0; -1 for a skip sector), ``column`` (index in
+    the map; -1 for a skip sector), ``child`` (disk index), ``offset`` (byte
+    offset on the child, vdev space: a leaf adds its 4 MiB label), ``size``
+    (bytes; 0 for a column that only holds skip sectors and is never read),
+    ``role`` ("P", "Q", "R" parity, "D" data, "S" skip sector),
     ``data_start`` (for data columns, the logical byte of the block the column
     starts at; else <NA>), and the geometry ``width``, ``parity``, ``ashift``
     (so that :func:`ziosim.plot.raidz_map` can draw the frame alone).
     """
     width, parity, ashift = (_convert.integer(width, "width"), _convert.integer(parity, "parity"),
                              _convert.integer(ashift, "ashift"))
-    frame = pd.DataFrame(_ziosim.raidz_map(width, parity, ashift, _convert.size(psize, "psize"),
+    return _block_map_frame(width, parity, "", ashift, psize, offset, blocks)
+
+
+def draid_map(draid: str, ashift: int, psize: Size, offset: Size = 0, blocks: int = 1, *,
+              children: Optional[int] = None) -> pd.DataFrame:
+    """Where dRAID blocks land on the children (``ziosim raidz-map --draid``),
+    in :func:`raidz_map`'s frame, so :func:`ziosim.plot.raidz_map` draws it.
+
+    ``draid`` is the vdev as ``zpool create`` spells it,
+    ``draid[1-3][:<N>d][:<N>c][:<N>s]``, with zpool's defaults; ``children``
+    gives the number of disks when the keyword has no ``:<N>c``. ``offset``
+    must start a stripe row (a multiple of the group width's sectors). A block
+    that runs past the end of its redundancy group continues at the start of
+    the next one: its columns there have ``row`` 1. Role "S" rows are the
+    zero-filled sectors that pad each row to a full stripe (written, and read
+    by scrub, resilver and reconstruction). ``layout`` is the configuration
+    in full ("draid2:8d:12c:1s") and ``width`` its number of children.
+    """
+    if not isinstance(draid, str) or not draid:
+        raise TypeError(f"draid: expected a dRAID keyword such as 'draid2:8d:1s', got {draid!r}")
+    count = 0 if children is None else _convert.integer(children, "children")
+    return _block_map_frame(count, 0, draid, _convert.integer(ashift, "ashift"), psize, offset, blocks)
+
+
+def _block_map_frame(width: int, parity: int, draid: str, ashift: int, psize: Size, offset: Size,
+                     blocks: int) -> pd.DataFrame:
+    frame = pd.DataFrame(_ziosim.raidz_map(width, parity, draid, ashift, _convert.size(psize, "psize"),
                                            _convert.size(offset, "offset", positive=False),
                                            _convert.integer(blocks, "blocks")))
     frame["data_start"] = frame["data_start"].astype("Int64")
-    frame["width"], frame["parity"], frame["ashift"] = width, parity, ashift
+    frame["ashift"] = ashift
     return frame
 
 

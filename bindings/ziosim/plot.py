@@ -64,7 +64,7 @@ _RUN_COLUMNS = frozenset({
     "pool", "profile", "mirror_policy", "layout", "primarycache", "bs_bytes", "file_size_bytes",
     "recordsize_bytes", "compression", "compressratio", "sparse", "same_file", "random", "read_offset_bytes",
     "read_length_bytes", "arc_max_bytes", "l2arc", "warm", "readers", "writers", "reader", "fsync_at_end",
-    "read_back", "pattern", "priority", "depth", "span_bytes", "faulted", "qd", "jobs", "span", "policy", "drive",
+    "read_back", "pattern", "priority", "depth", "span_bytes", "faulted", "spared", "qd", "jobs", "span", "policy", "drive",
     "disk", "vdev", "interval", "t_start_s", "t_end_s",
 })
 # Columns that tell repeated runs of one configuration apart: rows differing only in these
@@ -450,8 +450,9 @@ _DATA_COLOURS = ("#1f77b4", "#7fb2e0")  # alternate by block, so neighbours are 
 
 def raidz_map(frame: pd.DataFrame, *, ax: Optional[Axes] = None, annotate: Optional[bool] = None,
               title: Optional[str] = None) -> Figure:
-    """The picture of a :func:`ziosim.raidz_map` frame: children as columns, vdev
-    space growing downwards, so consecutive blocks stack as rows.
+    """The picture of a :func:`ziosim.raidz_map` or :func:`ziosim.draid_map`
+    frame: children as columns, offsets on the child growing downwards, so
+    consecutive blocks stack as rows.
 
     Each cell is a sector range of one column on one child, coloured by role:
     parity P/Q/R, data (two alternating blues, one per block), skip sectors
@@ -466,6 +467,7 @@ def raidz_map(frame: pd.DataFrame, *, ax: Optional[Axes] = None, annotate: Optio
     width = int(frame["width"].iloc[0])
     sector = 1 << int(frame["ashift"].iloc[0])
     parity = int(frame["parity"].iloc[0]) if "parity" in frame.columns else 0
+    layout = str(frame["layout"].iloc[0]) if "layout" in frame.columns else f"raidz{parity or ''}"
     unit = 1024.0  # KiB on the y axis
     fig, ax = _axes(ax, (max(4.0, 0.55 * width + 2.0), 6.0))
     annotate = len(cells) <= 300 if annotate is None else annotate
@@ -488,10 +490,12 @@ def raidz_map(frame: pd.DataFrame, *, ax: Optional[Axes] = None, annotate: Optio
     handles = [Patch(facecolor=_ROLE_COLOURS[r], label=text) for r, text in roles]
     handles.append(Patch(facecolor=_DATA_COLOURS[0], label="data (blocks alternate shades)"))
     if (frame["role"] == "S").any():
-        handles.append(Patch(facecolor=_ROLE_COLOURS["S"], label="skip (pad) sector"))
+        pad = "padding sector (zero-filled)" if layout.startswith("draid") else "skip (pad) sector"
+        handles.append(Patch(facecolor=_ROLE_COLOURS["S"], label=pad))
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=min(3, len(handles)),
               fontsize=8, frameon=False)
-    ax.set_title(title or f"RAID-Z{parity or ''}, {width} children: {blocks} block{'s' if blocks != 1 else ''}")
+    name = f"dRAID {layout}" if layout.startswith("draid") else f"RAID-Z{parity or ''}"
+    ax.set_title(title or f"{name}, {width} children: {blocks} block{'s' if blocks != 1 else ''}")
     return fig
 
 

@@ -10,6 +10,7 @@
 #include "sim/stats/demerit.h"
 #include "sim/stats/run_check.h"
 #include "sim/workload/io_log.h"
+#include "sim/zfs/vdev/draid_vdev.h"
 
 namespace ziosim {
 
@@ -96,6 +97,35 @@ void CheckOptions(const BlockReadOptions& o) {
   if (o.span_bytes < 0) throw InputError("--span: must not be negative");
 }
 
+LeafVdev* FindLeaf(const Pool& pool, const std::string& name, const std::string& option) {
+  auto it = std::find_if(pool.leaves().begin(), pool.leaves().end(), [&](auto* l) { return l->name() == name; });
+  if (it == pool.leaves().end()) throw InputError(option + ": no disk named '" + name + "' in the pool");
+  return *it;
+}
+
+// `zpool replace POOL dN draidP-T-S` with its rebuild done: dN is faulted and
+// the next free distributed spare of its dRAID holds its columns.
+void UseDistributedSpare(const Pool& pool, const std::string& name) {
+  LeafVdev* leaf = FindLeaf(pool, name, "--spare");
+  auto* draid = dynamic_cast<DraidVdev*>(leaf->parent());
+  if (draid == nullptr) throw InputError("--spare: " + name + " is not in a dRAID vdev (no distributed spares)");
+  const int spares = draid->layout().config().spares;
+  int spare = 0;
+  while (spare < spares && draid->spared_child(spare) >= 0) ++spare;
+  const auto& kids = draid->children();
+  const int child = static_cast<int>(
+      std::find_if(kids.begin(), kids.end(), [&](const auto& c) { return c.get() == leaf; }) - kids.begin());
+  for (int s = 0; s < spare; ++s) {
+    if (draid->spared_child(s) == child) throw InputError("--spare: " + name + " is given twice");
+  }
+  if (spare == spares) {
+    throw InputError("--spare: " + draid->name() + " has " + std::to_string(spares) + " distributed spare" +
+                     (spares == 1 ? "" : "s") + ", all taken before " + name);
+  }
+  leaf->set_faulted(true);
+  draid->UseSpare(child, spare);
+}
+
 }  // namespace
 
 BlockLayout::BlockLayout(const Pool& pool, int64_t block_bytes) : psize_(block_bytes) {
@@ -135,11 +165,8 @@ BlockReadResult RunBlockRead(const BlockReadOptions& o) {
   CheckOptions(o);
   Simulation sim;
   Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
-  for (const std::string& name : o.faulted) {
-    auto it = std::find_if(pool.leaves().begin(), pool.leaves().end(), [&](auto* l) { return l->name() == name; });
-    if (it == pool.leaves().end()) throw InputError("--fault: no disk named '" + name + "' in the pool");
-    (*it)->set_faulted(true);
-  }
+  for (const std::string& name : o.faulted) FindLeaf(pool, name, "--fault")->set_faulted(true);
+  for (const std::string& name : o.spared) UseDistributedSpare(pool, name);
   if (!pool.root().readable()) throw InputError("--fault: too many faulted disks: the pool cannot be read");
   const BlockLayout layout(pool, o.block_bytes);
   if (o.pattern == BenchPattern::kSequential && o.count > layout.capacity_blocks()) {

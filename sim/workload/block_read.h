@@ -30,6 +30,9 @@ struct BlockReadOptions {
   uint64_t seed = 1;
   SimTime interval_ns = 0;     // > 0: an interval report every so often
   std::vector<std::string> faulted;  // leaves to fault before the run (d0, d1, ...)
+  // dRAID leaves that failed and were rebuilt onto the vdev's distributed
+  // spares, taken in order (faulted; their columns read from the spare space).
+  std::vector<std::string> spared;
   std::string io_log_path;     // per-I/O CSV log, if set
 };
 

@@ -55,6 +55,11 @@ OptionTable<O> Table() {
                                          "Random reads fall in this much of the layout; 0: the whole pool", false)),
                Flags({"--fault"}, In("workload", TextListOption("faulted", &O::faulted,
                                                                 "Disks to fault before the run (d0, d1, ...)"))),
+               Flags({"--spare"},
+                     In("workload", TextListOption("spared", &O::spared,
+                                                   "dRAID disks that failed and were rebuilt onto the vdev's "
+                                                   "distributed spares, in order (faulted; their data read from "
+                                                   "the spare space)"))),
                IntervalOption(),
                In("workload", TextOption("io_log", &O::io_log_path, "Write every leaf I/O to this CSV file"))},
               EraGroup<O>(),
@@ -96,6 +101,7 @@ Json Run(const O& o) {
           {"depth", o.depth},
           {"span_bytes", o.span_bytes},
           {"faulted", o.faulted},
+          {"spared", o.spared},
           {"seed", o.seed},
           {"runs", Json::array({{{"blocks", r.blocks},
                                  {"bytes", r.bytes},

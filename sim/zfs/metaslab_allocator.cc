@@ -124,7 +124,6 @@ class BlockAllocator::Space {
     aligned_ = t.Bool("ziosim_df_align");
     const int64_t aliquot = t.Int("metaslab_aliquot");
     const bool per_data_disk = t.Choice("ziosim_aliquot_per") == "data_disks";
-    const int64_t sector = int64_t{1} << pool.ashift();
     for (int i = 0; i < pool.top_count(); ++i) {
       const Vdev* v = pool.top(i);
       Top top;
@@ -137,7 +136,12 @@ class BlockAllocator::Space {
       const int children = static_cast<int>(v->children().size());
       const int parity = v->nparity();
       top.aliquot = aliquot * std::max(1, per_data_disk ? children - parity : children);
-      top.quantum = sector * (parity + 1);
+      // The smallest block's asize: a sector, (parity + 1) sectors on RAID-Z, a
+      // whole stripe row on dRAID.
+      top.quantum = v->PsizeToAsize(1, pool.ashift());
+      // dRAID blocks start on a stripe row (vdev_draid_get_astart); OpenZFS
+      // aligns each metaslab to it (vdev_draid_metaslab_init).
+      top.align = v->block_alignment_bytes();
       top.materialized.assign(static_cast<size_t>(top.ms_count), false);
       for (auto& c : top.cursor) c.assign(static_cast<size_t>(top.ms_count), {});
       top.alloc = std::llround(static_cast<double>(top.usable) * fill_);
@@ -239,7 +243,8 @@ class BlockAllocator::Space {
     int64_t ms_size = 0, ms_count = 0;
     int64_t usable = 0;             // bytes in whole metaslabs
     int64_t aliquot = 0, bias = 0;  // the rotor's bytes on this vdev before it moves on, mg_bias
-    int64_t quantum = 0;            // smallest allocation: sector x (parity + 1)
+    int64_t quantum = 0;            // smallest allocation: sector x (parity + 1), a dRAID stripe row
+    int64_t align = 1;              // where a block may start: multiples of this (dRAID's stripe row)
     int64_t alloc = 0;
     // Smallest asize a whole-vdev search failed for since the last free.
     int64_t failed_min = INT64_MAX;
@@ -298,11 +303,11 @@ class BlockAllocator::Space {
     Top& v = tops_[t];
     const OldDataPlan& p = v.plan;
     if (m > p.touched || (m == p.touched && p.partial_used == 0)) {
-      v.free.emplace(end, start);
+      AddInitialFree(v, m, start, end, v.free.end());
       return;
     }
     if (m == p.touched) {
-      v.free.emplace(end, start + p.partial_used);
+      AddInitialFree(v, m, start + p.partial_used, end, v.free.end());
       return;
     }
     if (p.holes() == 0) return;  // full of old data (frag 0)
@@ -335,12 +340,37 @@ class BlockAllocator::Space {
       given += extra;
       pos += (1 + extra) * v.quantum + (i + 1 == runs ? odd : 0);
       if (i < holes.size()) {
-        hint = std::next(v.free.emplace_hint(hint, pos + holes[i], pos));
+        hint = AddInitialFree(v, m, pos, pos + holes[i], hint);
         pos += holes[i];
       }
     }
     if (pos != end) throw std::logic_error("pool state: metaslab " + std::to_string(m) + " laid out to " +
                                            std::to_string(pos - start) + " of " + std::to_string(end - start) + " bytes");
+  }
+
+  // Lays free segment [s, e) of metaslab m out (before `hint`, a position in
+  // `free` at or after it); returns the position after it. On dRAID the
+  // segment shrinks to whole stripe rows, and the bytes it loses (less than a
+  // row at each end, where a metaslab or an old-data run is not row-aligned)
+  // leave the metaslab's free space and histogram, as vdev_draid_metaslab_init
+  // takes the unaligned head and tail out of a metaslab.
+  std::map<int64_t, int64_t>::iterator AddInitialFree(Top& v, int64_t m, int64_t s, int64_t e,
+                                                      std::map<int64_t, int64_t>::iterator hint) {
+    if (v.align > 1) {
+      const int64_t as = RoundUp(s, v.align);
+      const int64_t ae = std::max(as, e / v.align * v.align);
+      const int64_t lost = (e - s) - (ae - as);
+      v.alloc += lost;
+      if (weighted_) {
+        HistAdd(v, m, e - s, -1);
+        HistAdd(v, m, ae - as, 1);
+        v.ms_free[static_cast<size_t>(m)] -= lost;
+      }
+      s = as;
+      e = ae;
+      if (s == e) return hint;
+    }
+    return std::next(v.free.emplace_hint(hint, e, s));
   }
 
   // --pool-state: a free segment of `len` bytes in metaslab `ms` appears (delta 1) or goes (-1).
@@ -380,7 +410,7 @@ class BlockAllocator::Space {
       return;
     }
     if (fill_ <= 0) {
-      v.free.emplace(end, start);
+      AddInitialFree(v, m, start, end, v.free.end());
       return;
     }
     RandomStream rng(seed_, "fragmented/top" + std::to_string(t) + "/ms" + std::to_string(m));
@@ -395,7 +425,7 @@ class BlockAllocator::Space {
       if (used) len *= used_scale;
       const int64_t n = std::max<int64_t>(v.quantum, std::llround(len / static_cast<double>(v.quantum)) * v.quantum);
       const int64_t stop = std::min(end, pos + n);
-      if (!used) hint = std::next(v.free.emplace_hint(hint, stop, pos));
+      if (!used) hint = AddInitialFree(v, m, pos, stop, hint);
       pos = stop;
       used = !used;
     }

@@ -28,7 +28,7 @@ std::unique_ptr<LeafVdev> Pool::BuildLeaf(const std::string& drive, int top_inde
 std::unique_ptr<Vdev> Pool::BuildTop(const PoolSpecVdev& v, int top_index) {
   std::vector<std::unique_ptr<LeafVdev>> leaves;
   for (const PoolSpecLeaf& l : v.leaves) leaves.push_back(BuildLeaf(l.drive, top_index));
-  return GetVdevKind(v.type).build(&ctx_, top_index, v.parity, spec_.ashift, std::move(leaves));
+  return GetVdevKind(v.type).build(&ctx_, top_index, v, spec_.ashift, std::move(leaves));
 }
 
 int64_t Pool::BlockAsize(int top, int64_t psize) const { return this->top(top)->PsizeToAsize(psize, spec_.ashift); }

@@ -21,15 +21,15 @@ constexpr int kMinAshift = 9;
 constexpr int kMaxAshift = 16;
 
 bool IsKeyword(std::string_view t) {
-  int parity = 0;
-  return FindVdevKindByKeyword(t, &parity) != nullptr;
+  PoolSpecVdev v;
+  std::string error;
+  return FindVdevKindByKeyword(t, &v, &error) != nullptr;
 }
 
 bool IsSection(std::string_view t) { return t == "log" || t == "cache"; }
 
 bool IsUnsupported(std::string_view t) {
-  return std::find(std::begin(kUnsupported), std::end(kUnsupported), t) != std::end(kUnsupported) ||
-         t.starts_with("draid");
+  return std::find(std::begin(kUnsupported), std::end(kUnsupported), t) != std::end(kUnsupported);
 }
 
 bool LooksLikeFile(std::string_view s) {
@@ -96,14 +96,13 @@ class Parser {
       if (section_ == Section::kLog && t != "mirror") Fail(i, "log devices must be single disks or mirrors");
       CloseGroup();
       Group g{i, {}};
-      g.vdev.type = FindVdevKindByKeyword(t, &g.vdev.parity)->name;
+      std::string error;
+      FindVdevKindByKeyword(t, &g.vdev, &error);
+      if (!error.empty()) Fail(i, error);
       group_ = std::move(g);
       return;
     }
-    if (IsUnsupported(t)) {
-      Fail(i, (t.starts_with("draid") ? std::string("dRAID vdevs") : "\"" + t + "\" vdevs") +
-                  " are not supported yet (only mirror, raidz1-3 and single disks)");
-    }
+    if (IsUnsupported(t)) Fail(i, "\"" + t + "\" vdevs are not supported yet (only mirror, raidz1-3, draid1-3 and single disks)");
     const auto [count, drive] = SplitCount(i);
     ValidateDrive(i, drive, count > 0 && drive.size() != t.size());
     for (int k = 0; k < count; ++k) {
@@ -200,15 +199,23 @@ class Parser {
   void CloseGroup() {
     if (!group_) return;
     const std::string& keyword = tokens_[group_->token];
+    const VdevKind& kind = GetVdevKind(group_->vdev.type);
     const int n = static_cast<int>(group_->vdev.leaves.size());
-    const int min = GetVdevKind(group_->vdev.type).min_children(group_->vdev.parity);
+    const int min = kind.min_children(group_->vdev.parity);
     if (n < min) {
       Fail(group_->token, ToLowerNoun(keyword) + " needs at least " + std::to_string(min) + " disks (got " +
                               std::to_string(n) + ")");
     }
-    if (n > kMaxVdevWidth) {
+    if (n > kind.max_children) {
       Fail(group_->token, ToLowerNoun(keyword) + " of " + std::to_string(n) + " disks is too wide (at most " +
-                              std::to_string(kMaxVdevWidth) + ")");
+                              std::to_string(kind.max_children) + ")");
+    }
+    if (kind.complete != nullptr) {
+      try {
+        kind.complete(&group_->vdev);
+      } catch (const InputError& e) {
+        Fail(group_->token, e.what());
+      }
     }
     Target().push_back(std::move(group_->vdev));
     group_.reset();
@@ -262,7 +269,7 @@ void AppendVdevs(std::string* out, const std::vector<PoolSpecVdev>& vdevs) {
     stripe.clear();
   };
   for (const PoolSpecVdev& v : vdevs) {
-    const std::string keyword = GetVdevKind(v.type).keyword_for(v.parity);
+    const std::string keyword = GetVdevKind(v.type).keyword_for(v);
     if (keyword.empty()) {
       stripe.insert(stripe.end(), v.leaves.begin(), v.leaves.end());
       continue;

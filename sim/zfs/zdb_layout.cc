@@ -243,6 +243,12 @@ class ZdbReader {
                          std::to_string(pool_.top_count()) + " top-level vdev(s)");
       }
       if (v.asize <= 0) Fail(lineno, which + "asize is 0");
+      const int64_t align = pool_.top(v.top)->block_alignment_bytes();
+      if (v.offset % align != 0) {
+        Fail(lineno, which + "offset " + Hex(v.offset) + " does not start a stripe row of top-level vdev " +
+                         std::to_string(v.top) + " (a multiple of " + std::to_string(align) +
+                         " bytes): is the dump from a pool of another layout?");
+      }
       const int64_t cap = pool_.top(v.top)->asize_bytes();
       if (v.offset > cap - v.asize) {  // not offset + asize > cap: that sum can overflow
         Fail(lineno, which + "offset " + Hex(v.offset) + " + asize " + Hex(v.asize) + " is beyond the " +

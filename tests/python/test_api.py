@@ -13,7 +13,7 @@ from conftest import MIRROR
 
 #: The schema of a block-read result (sim/workload/block_read_front.cc), as the frames show it.
 RUN_COLUMNS = ["pool", "profile", "mirror_policy", "pattern", "priority", "bs_bytes", "depth", "span_bytes",
-               "faulted", "seed"]
+               "faulted", "spared", "seed"]
 SUMMARY_COLUMNS = RUN_COLUMNS + ["blocks", "bytes", "elapsed_s", "throughput_mb_s", "lat_mean_ms", "lat_p99_ms"]
 #: The per-disk columns every pool workload shares (sim/zfs/pool_report.cc DisksToJson).
 DISK_COLUMNS = ["disk", "drive", "vdev", "busy_pct", "reads", "read_bytes", "read_mb_s", "zios", "aggregated",
@@ -128,8 +128,9 @@ def test_disk_bench():
 
 def test_raidz_map():
     df = ziosim.raidz_map(width=5, parity=1, ashift=12, psize="128K", blocks=3)
-    assert list(df.columns) == ["block", "block_offset", "asize", "skip_sectors", "column", "child", "offset", "size",
-                                "role", "data_start", "width", "parity", "ashift"]
+    assert list(df.columns) == ["layout", "width", "parity", "block", "block_offset", "asize", "skip_sectors", "row",
+                                "column", "child", "offset", "size", "role", "data_start", "ashift"]
+    assert set(df["layout"]) == {"raidz1"} and set(df["width"]) == {5} and set(df["row"]) <= {0, -1}
     assert set(df["block"]) == {0, 1, 2}
     first = df[df["block"] == 0]
     assert first["role"].iloc[0] == "P"
@@ -142,6 +143,40 @@ def test_raidz_map():
     small = ziosim.raidz_map(5, 2, 12, 8192)
     assert small["skip_sectors"].iloc[0] == 2 and (small["role"] == "S").sum() == 2
     assert small["asize"].iloc[0] == 6 * 4096
+
+
+def test_draid_map():
+    # zpool create's defaults: draid2 over 12 disks with one spare is 8 data + 2 parity per group.
+    df = ziosim.draid_map("draid2:1s", ashift=12, psize="20K", children=12)
+    assert set(df["layout"]) == {"draid2:8d:12c:1s"} and set(df["width"]) == {12} and set(df["parity"]) == {2}
+    cols = df[df["role"] != "S"]
+    assert len(cols) == 10 and list(cols["role"][:3]) == ["P", "Q", "D"]
+    assert cols.loc[cols["role"] == "D", "size"].sum() == 20 * 1024
+    # 5 data sectors + 2 parity fill 7 of the 10 columns: 3 zero-filled padding sectors make the full stripe.
+    assert (df["role"] == "S").sum() == 3 and df["asize"].iloc[0] == 10 * 4096
+    assert df["child"].between(0, 11).all() and cols["child"].nunique() == 10
+    # A block past the end of its group continues in the next one: row 1.
+    group = 9 * 16 * 2**20
+    span = ziosim.draid_map("draid1:8d:14c:2s", ashift=12, psize="128K", offset=group - 2 * 9 * 4096)
+    assert set(span["row"]) == {0, 1} and span.loc[span["role"] == "D", "size"].sum() == 128 * 1024
+    # The same frame as the CLI's JSON.
+    fig = ziosim.plot.raidz_map(df)
+    assert fig.axes[0].get_title().startswith("dRAID draid2:8d:12c:1s, 12 children")
+
+
+def test_block_read_on_draid_degraded_and_spared():
+    pool = "draid2:4d:1s 7xgeneric-ssd"
+    kw = dict(pattern="rand", count=400, depth=4, per_disk=True)
+    normal = ziosim.block_read(pool, **kw).set_index("disk")
+    degraded = ziosim.block_read(pool, faulted=["d2"], **kw).set_index("disk")
+    spared = ziosim.block_read(pool, spared=["d2"], **kw).set_index("disk")
+    assert normal.loc["d2", "reads"] > 0
+    assert degraded.loc["d2", "reads"] == 0 and spared.loc["d2", "reads"] == 0
+    # Reconstruction reads parity: more child reads in all than with every disk there.
+    assert degraded["reads"].sum() > normal["reads"].sum()
+    # A rebuilt disk is read from the spare space on the others: as many reads as a healthy pool.
+    assert spared["reads"].sum() == normal["reads"].sum()
+    assert set(spared["spared"]) == {"d2"}
 
 
 def test_validate_disksim(disksim_dir, tmp_path):

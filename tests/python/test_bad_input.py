@@ -51,6 +51,13 @@ CASES = [
      'unknown drive "nosuch-drive"; known drives: {drives} (or a .toml drive file, or disksim:FILE.parv)'),
     ("impossible topology", lambda t: ziosim.readers("raidz2 wd-re4-1tb wd-re4-1tb", readers=1),
      'pool spec "raidz2 wd-re4-1tb wd-re4-1tb": token 1 "raidz2": a raidz2 needs at least 3 disks (got 2)'),
+    ("impossible dRAID", lambda t: ziosim.readers("draid2:9d 10xwd-re4-1tb", readers=1),
+     'pool spec "draid2:9d 10xwd-re4-1tb": token 1 "draid2:9d": requested number of dRAID data disks per group 9 '
+     'is too high, at most 8 disks are available for data'),
+    ("malformed dRAID keyword", lambda t: ziosim.draid_map("draid2:8q", ashift=12, psize="4K", children=12),
+     "draid: invalid dRAID syntax; expected [:<number><c|d|s>] not ':8q' (children)"),
+    ("spare outside a dRAID", lambda t: ziosim.block_read(MIRROR, spared=["d0"]),
+     "spared: d0 is not in a dRAID vdev (no distributed spares)"),
     ("zero size", lambda t: ziosim.readers(ONE_DISK, readers=1, file_size="0"), 'file_size: "0" is not a positive size'),
     ("negative size", lambda t: ziosim.readers(ONE_DISK, readers=1, file_size="-4K"),
      'file_size: "-4K" is not a positive size'),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "sim/zfs/pool_spec.h"
 #include "sim/zfs/vdev/vdev_kind.h"
 
 namespace ziosim {
@@ -12,8 +13,9 @@ VdevKind DiskVdevKind() {
                   "a single disk as a top-level vdev (a bare drive in the spec; several of them stripe)",
                   {},
                   [](int) { return 1; },
-                  [](int) { return std::string(); },
-                  [](PoolContext*, int, int, int, std::vector<std::unique_ptr<LeafVdev>> leaves) {
+                  1,
+                  [](const PoolSpecVdev&) { return std::string(); },
+                  [](PoolContext*, int, const PoolSpecVdev&, int, std::vector<std::unique_ptr<LeafVdev>> leaves) {
                     return std::unique_ptr<Vdev>(std::move(leaves.front()));
                   }};
 }

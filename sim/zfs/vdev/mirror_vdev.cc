@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "sim/zfs/pool_spec.h"
 #include "sim/zfs/vdev/vdev_kind.h"
 
 namespace ziosim {
@@ -13,8 +14,9 @@ VdevKind MirrorVdevKind() {
       "N-way mirror: every child holds the whole block; a read goes to one, chosen by mirror_policy",
       {{"mirror", 0}},
       [](int) { return 2; },
-      [](int) { return std::string("mirror"); },
-      [](PoolContext* ctx, int top_index, int, int, std::vector<std::unique_ptr<LeafVdev>> leaves) {
+      kMaxVdevWidth,
+      [](const PoolSpecVdev&) { return std::string("mirror"); },
+      [](PoolContext* ctx, int top_index, const PoolSpecVdev&, int, std::vector<std::unique_ptr<LeafVdev>> leaves) {
         auto m = std::make_unique<MirrorVdev>(ctx, "mirror-" + std::to_string(top_index));
         for (auto& l : leaves) m->AddChild(std::move(l));
         m->Open();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "sim/zfs/pool_spec.h"
 #include "sim/zfs/vdev/leaf_vdev.h"
 #include "sim/zfs/vdev/vdev_kind.h"
 
@@ -14,10 +15,12 @@ VdevKind RaidzVdevKind() {
       "RAID-Z1/2/3: a block cut into data columns across the children, with 1-3 parity columns",
       {{"raidz", 1}, {"raidz1", 1}, {"raidz2", 2}, {"raidz3", 3}},
       [](int parity) { return parity + 1; },
-      [](int parity) { return "raidz" + std::to_string(parity); },
-      [](PoolContext* ctx, int top_index, int parity, int ashift, std::vector<std::unique_ptr<LeafVdev>> leaves) {
+      kMaxRaidzWidth,
+      [](const PoolSpecVdev& v) { return "raidz" + std::to_string(v.parity); },
+      [](PoolContext* ctx, int top_index, const PoolSpecVdev& v, int ashift,
+         std::vector<std::unique_ptr<LeafVdev>> leaves) {
         auto r = std::make_unique<RaidzVdev>(
-            ctx, "raidz" + std::to_string(parity) + "-" + std::to_string(top_index), parity, ashift);
+            ctx, "raidz" + std::to_string(v.parity) + "-" + std::to_string(top_index), v.parity, ashift);
         for (auto& l : leaves) r->AddChild(std::move(l));
         return std::unique_ptr<Vdev>(std::move(r));
       }};

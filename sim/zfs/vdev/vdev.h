@@ -77,6 +77,9 @@ class Vdev {
   // Bytes a block of `psize` occupies in this vdev's space (vdev_op_psize_to_asize):
   // whole sectors of 1 << ashift; RAID-Z adds its parity and padding.
   virtual int64_t PsizeToAsize(int64_t psize, int ashift) const;
+  // Where a block may start in this vdev's space: a multiple of this many
+  // bytes (dRAID: a whole stripe row, vdev_draid_get_astart); 1 elsewhere.
+  virtual int64_t block_alignment_bytes() const { return 1; }
   // Reads this vdev sent to child `c` by its own choice (a mirror's child
   // selection); 0 where the vdev does not choose.
   virtual uint64_t ChildSelections(size_t /*c*/) const { return 0; }

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/core/status.h"
+#include "sim/zfs/pool_spec.h"
 
 namespace ziosim {
 
@@ -13,11 +14,13 @@ namespace ziosim {
 VdevKind DiskVdevKind();
 VdevKind MirrorVdevKind();
 VdevKind RaidzVdevKind();
+VdevKind DraidVdevKind();
 
 namespace {
 
 const std::vector<VdevKind>& Kinds() {
-  static const std::vector<VdevKind> kinds = {DiskVdevKind(), MirrorVdevKind(), RaidzVdevKind()};
+  static const std::vector<VdevKind> kinds = {DiskVdevKind(), MirrorVdevKind(), RaidzVdevKind(),
+                                                DraidVdevKind()};
   return kinds;
 }
 
@@ -30,13 +33,19 @@ const VdevKind& GetVdevKind(std::string_view name) {
   throw InternalError("no vdev kind \"" + std::string(name) + "\" is registered");
 }
 
-const VdevKind* FindVdevKindByKeyword(std::string_view word, int* parity) {
+const VdevKind* FindVdevKindByKeyword(std::string_view word, PoolSpecVdev* vdev, std::string* error) {
+  error->clear();
   for (const VdevKind& k : Kinds()) {
     for (const auto& [keyword, p] : k.keywords) {
       if (keyword == word) {
-        *parity = p;
+        vdev->type = k.name;
+        vdev->parity = p;
         return &k;
       }
+    }
+    if (k.parse_keyword != nullptr && k.parse_keyword(word, vdev, error)) {
+      vdev->type = k.name;
+      return &k;
     }
   }
   return nullptr;

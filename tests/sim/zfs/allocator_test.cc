@@ -586,5 +586,22 @@ TEST(ZdbImportTest, ErrorsNameFileLineAndField) {
             std::string::npos);
 }
 
+// A dRAID block starts on a stripe row (vdev_draid_get_astart): a DVA elsewhere
+// is a dump of another layout, refused with its line.
+TEST(ZdbImportTest, DraidBlocksMustStartOnStripeRows) {
+  auto p = MakePool("draid1:4d:5c:0s 5xwd-re4-1tb");  // stripe rows of 5 x 4 KiB = 0x5000
+  const std::string head =
+      "    Object  lvl   iblk   dblk  dsize  lsize   %full  type\n"
+      "         5    1    16K   128K   128K   128K  100.00  ZFS plain file\n"
+      "Indirect blocks:\n";
+  const FileLayout fl =
+      ImportZdbLayout(WriteTemp("zdb_draid_ok.txt", head + "               0  L0 0:a000:28000 20000L/20000P F=1\n"),
+                      *p->pool);
+  EXPECT_EQ(fl.extents(0).size(), 1u);
+  const std::string bad = WriteTemp("zdb_draid_bad.txt", head + "               0  L0 0:8000:28000 20000L/20000P F=1\n");
+  const std::string e = ErrorOf([&] { ImportZdbLayout(bad, *p->pool); });
+  EXPECT_NE(e.find(bad + ":4: DVA 1: offset 0x8000 does not start a stripe row"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace ziosim

@@ -96,7 +96,7 @@ TEST(PoolSpecTest, WidestVdev) {
   EXPECT_EQ(ParsePoolSpec("raidz3 64xgeneric-ssd").vdevs[0].leaves.size(), 64u);
 }
 
-const std::string kKeywords = "keywords: mirror, raidz, raidz1, raidz2, raidz3";
+const std::string kKeywords = "keywords: mirror, raidz, raidz1, raidz2, raidz3, draid, draid1, draid2, draid3";
 
 TEST(PoolSpecErrorTest, Empty) {
   const std::string want =
@@ -175,10 +175,49 @@ TEST(PoolSpecErrorTest, BadCounts) {
 TEST(PoolSpecErrorTest, UnsupportedSections) {
   EXPECT_EQ(ErrorOf([] { ParsePoolSpec("wd-re4-1tb spare wd-re4-1tb"); }),
             "pool spec \"wd-re4-1tb spare wd-re4-1tb\": token 2 \"spare\": \"spare\" vdevs are not supported yet "
-            "(only mirror, raidz1-3 and single disks)");
-  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid2 8xwd-re4-1tb"); }),
-            "pool spec \"draid2 8xwd-re4-1tb\": token 1 \"draid2\": dRAID vdevs are not supported yet (only "
-            "mirror, raidz1-3 and single disks)");
+            "(only mirror, raidz1-3, draid1-3 and single disks)");
+}
+
+TEST(PoolSpecTest, DraidTakesZpoolsDefaultsAndFormatsInFull) {
+  const PoolSpec s = ParsePoolSpec("draid2:1s 12xhgst-nas-4tb");
+  ASSERT_EQ(s.vdevs.size(), 1u);
+  EXPECT_EQ(s.vdevs[0].type, "draid");
+  EXPECT_EQ(s.vdevs[0].parity, 2);
+  EXPECT_EQ(s.vdevs[0].data, 8);  // min(12 - 1 - 2, 8)
+  EXPECT_EQ(s.vdevs[0].spares, 1);
+  EXPECT_EQ(s.vdevs[0].leaves.size(), 12u);
+  EXPECT_EQ(FormatPoolSpec(s), "draid2:8d:12c:1s 12xhgst-nas-4tb");
+  EXPECT_EQ(FormatPoolSpec(ParsePoolSpec(FormatPoolSpec(s))), FormatPoolSpec(s));
+  EXPECT_EQ(FormatPoolSpec(ParsePoolSpec("draid 5xwd-re4-1tb")), "draid1:4d:5c:0s 5xwd-re4-1tb");
+  EXPECT_EQ(FormatPoolSpec(ParsePoolSpec("draid3:4d:10c:2S 10xwd-re4-1tb draid 3xwd-re4-1tb")),
+            "draid3:4d:10c:2s 10xwd-re4-1tb draid1:2d:3c:0s 3xwd-re4-1tb");
+  EXPECT_EQ(ParsePoolSpec("draid1 255xgeneric-ssd").vdevs[0].leaves.size(), 255u);  // dRAID's limit, not RAID-Z's
+}
+
+TEST(PoolSpecErrorTest, DraidAsZpoolRefusesIt) {
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid2:8d:11c 12xwd-re4-1tb"); }),
+            "pool spec \"draid2:8d:11c 12xwd-re4-1tb\": token 1 \"draid2:8d:11c\": invalid number of dRAID children; "
+            "11 required but 12 provided");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid2:11d 12xwd-re4-1tb"); }),
+            "pool spec \"draid2:11d 12xwd-re4-1tb\": token 1 \"draid2:11d\": requested number of dRAID data disks "
+            "per group 11 is too high, at most 10 disks are available for data");
+  // zpool checks the group against the disks left after the spares first.
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid2:8d:3s 12xwd-re4-1tb"); }),
+            "pool spec \"draid2:8d:3s 12xwd-re4-1tb\": token 1 \"draid2:8d:3s\": requested number of dRAID data "
+            "disks per group 8 is too high, at most 7 disks are available for data");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid1:1d:101s 103xgeneric-ssd"); }),
+            "pool spec \"draid1:1d:101s 103xgeneric-ssd\": token 1 \"draid1:1d:101s\": invalid number of dRAID "
+            "spares 101; additional disks would be required");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid4 12xwd-re4-1tb"); }),
+            "pool spec \"draid4 12xwd-re4-1tb\": token 1 \"draid4\": invalid dRAID parity; give draid, draid1, "
+            "draid2 or draid3, then optional :Nd, :Nc, :Ns fields");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid2:8x 12xwd-re4-1tb"); }),
+            "pool spec \"draid2:8x 12xwd-re4-1tb\": token 1 \"draid2:8x\": invalid dRAID syntax; expected "
+            "[:<number><c|d|s>] not ':8x'");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid2 2xwd-re4-1tb"); }),
+            "pool spec \"draid2 2xwd-re4-1tb\": token 1 \"draid2\": a draid2 needs at least 3 disks (got 2)");
+  EXPECT_EQ(ErrorOf([] { ParsePoolSpec("draid1 256xgeneric-ssd"); }),
+            "pool spec \"draid1 256xgeneric-ssd\": token 1 \"draid1\": a draid1 of 256 disks is too wide (at most 255)");
 }
 
 TEST(PoolSpecTest, LogAndCacheSections) {

@@ -16,21 +16,45 @@ namespace ziosim {
 namespace {
 
 TEST(VdevKindTest, KeywordsGiveTheKindAndItsParity) {
-  int parity = -1;
-  ASSERT_NE(FindVdevKindByKeyword("mirror", &parity), nullptr);
-  EXPECT_EQ(FindVdevKindByKeyword("mirror", &parity)->name, "mirror");
+  PoolSpecVdev v;
+  std::string error;
+  ASSERT_NE(FindVdevKindByKeyword("mirror", &v, &error), nullptr);
+  EXPECT_EQ(FindVdevKindByKeyword("mirror", &v, &error)->name, "mirror");
   for (auto [word, p] : {std::pair{"raidz", 1}, {"raidz1", 1}, {"raidz2", 2}, {"raidz3", 3}}) {
-    const VdevKind* k = FindVdevKindByKeyword(word, &parity);
+    const VdevKind* k = FindVdevKindByKeyword(word, &v, &error);
     ASSERT_NE(k, nullptr) << word;
     EXPECT_EQ(k->name, "raidz");
-    EXPECT_EQ(parity, p);
-    EXPECT_EQ(k->min_children(parity), p + 1);
-    EXPECT_EQ(k->keyword_for(parity), "raidz" + std::to_string(p));
+    EXPECT_EQ(v.type, "raidz");
+    EXPECT_EQ(v.parity, p);
+    EXPECT_EQ(k->min_children(v.parity), p + 1);
+    EXPECT_EQ(k->keyword_for(v), "raidz" + std::to_string(p));
   }
-  EXPECT_EQ(FindVdevKindByKeyword("draid2", &parity), nullptr);
-  EXPECT_EQ(FindVdevKindByKeyword("disk", &parity), nullptr);  // a bare drive, no keyword
+  EXPECT_EQ(FindVdevKindByKeyword("disk", &v, &error), nullptr);  // a bare drive, no keyword
   EXPECT_EQ(GetVdevKind("mirror").min_children(0), 2);
-  EXPECT_THROW(GetVdevKind("draid"), InternalError);
+  EXPECT_THROW(GetVdevKind("zraid"), InternalError);
+}
+
+TEST(VdevKindTest, DraidKeywordsCarryTheirFields) {
+  PoolSpecVdev v;
+  std::string error;
+  const VdevKind* k = FindVdevKindByKeyword("draid2:8d:12C:1s", &v, &error);
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(k->name, "draid");
+  EXPECT_EQ(v.parity, 2);
+  EXPECT_EQ(v.data, 8);
+  EXPECT_EQ(v.declared_children, 12);
+  EXPECT_EQ(v.spares, 1);
+  PoolSpecVdev d;
+  ASSERT_NE(FindVdevKindByKeyword("draid:3s", &d, &error), nullptr);  // parity defaults to 1
+  EXPECT_EQ(d.parity, 1);
+  EXPECT_EQ(d.spares, 3);
+  for (const char* bad : {"draid4", "draid0", "draid02", "draid2x", "draid:8", "draid:8x", "draid:d", "draid::8d",
+                          "draid:8dd", "draid:0d", "draidz"}) {
+    PoolSpecVdev b;
+    EXPECT_NE(FindVdevKindByKeyword(bad, &b, &error), nullptr) << bad;
+    EXPECT_NE(error, "") << bad;
+  }
 }
 
 TEST(VdevKindTest, ThePoolAsksEachTopVdevThroughTheInterface) {
