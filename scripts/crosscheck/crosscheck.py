@@ -31,6 +31,7 @@ import functools
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -89,9 +90,13 @@ def load_matrix(path):
             raise UsageError(f"{where}: unknown key {sorted(unknown)[0]!r} (known: {', '.join(sorted(KEYS))})")
         if "name" not in s or "vdev" not in s:
             raise UsageError(f"{where}: name and vdev are required")
-        kind, _, n = s["vdev"].partition(":")
-        if kind not in ("stripe", "mirror", "raidz1", "raidz2", "raidz3") or not n.isdigit():
-            raise UsageError(f"{where}: vdev: {s['vdev']!r} is not KIND:N")
+        kind, _, n = s["vdev"].rpartition(":")
+        if (kind not in ("stripe", "mirror", "raidz1", "raidz2", "raidz3") and not DRAID_KIND.fullmatch(kind)) \
+                or not n.isdigit():
+            raise UsageError(f"{where}: vdev: {s['vdev']!r} is not KIND:N (KIND: stripe, mirror, raidz1-3, "
+                             "draidP[:<D>d][:<S>s])")
+        if kind.startswith("draid") and set(s.get("eras", ERAS)) != {"openzfs-2.1"}:
+            raise UsageError(f"{where}: eras: dRAID exists from OpenZFS 2.1 on: give eras = [\"openzfs-2.1\"]")
         scn = {
             "name": s["name"], "vdev": s["vdev"], "kind": kind, "leaves": int(n),
             "ashift": int(s.get("ashift", 12)),
@@ -152,12 +157,24 @@ def read_range(scn):
     return size(off, "read offset"), size(length, "read length")
 
 
+DRAID_KIND = re.compile(r"draid[1-3]?(:\d+[ds])*")
+
+
+def draid_data_columns(kind, leaves):
+    """Data columns per group of a dRAID KIND over `leaves` disks, zpool create's default when not given."""
+    parity = int(kind[5]) if len(kind) > 5 and kind[5].isdigit() else 1
+    fields = {f[-1]: int(f[:-1]) for f in kind.split(":")[1:]}
+    return fields.get("d") or min(leaves - fields.get("s", 0) - parity, 8)
+
+
 def column_bytes(scn):
-    """The largest leaf read one block makes on its own (a mirror copy or a RAID-Z column)."""
+    """The largest leaf read one block makes on its own (a mirror copy, a RAID-Z or dRAID column)."""
     sector = 1 << scn["ashift"]
     if scn["kind"].startswith("raidz"):
         data_cols = scn["leaves"] - int(scn["kind"][-1])
         return math.ceil(scn["recordsize"] / sector / data_cols) * sector
+    if scn["kind"].startswith("draid"):
+        return math.ceil(scn["recordsize"] / sector / draid_data_columns(scn["kind"], scn["leaves"])) * sector
     return scn["recordsize"]
 
 

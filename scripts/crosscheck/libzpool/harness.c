@@ -51,8 +51,10 @@ typedef enum { RD_WHOLE, RD_RANGE, RD_HOLES } zh_read_t;
 
 static struct {
 	const char *dir;
-	char vdev_kind[16];
+	char vdev_kind[32];
 	int nleaves;
+	/* draid: parity, data columns per group, distributed spares, groups per slice */
+	int draid_parity, draid_data, draid_spares, draid_groups;
 	uint64_t leaf_size;
 	int ashift;
 	uint64_t recordsize;
@@ -133,6 +135,45 @@ zh_parse_int(const char *s, long lo, long hi, long *out)
 	if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
 		return (-1);
 	*out = v;
+	return (0);
+}
+
+/*
+ * draidP[:<D>d][:<S>s] over `children` leaves, with zpool create's default
+ * data columns (min(children - spares - parity, 8)) and groups per slice
+ * (draid_config_by_type). -1 when malformed or impossible.
+ */
+static int
+zh_parse_draid(const char *kind, int children)
+{
+	const char *p = kind + 5;
+	int parity = 1, data = 0, spares = 0;
+	if (*p >= '1' && *p <= '3')
+		parity = *p++ - '0';
+	while (*p == ':') {
+		char *end;
+		long v = strtol(p + 1, &end, 10);
+		if (end == p + 1 || v < 0 || (*end != 'd' && *end != 's'))
+			return (-1);
+		if (*end == 'd')
+			data = (int)v;
+		else
+			spares = (int)v;
+		p = end + 1;
+	}
+	if (*p != '\0')
+		return (-1);
+	if (data == 0)
+		data = MIN(children - spares - parity, 8);
+	if (data < 1 || data + parity + spares > children)
+		return (-1);
+	int groups = 1;
+	while (groups * (data + parity) % (children - spares) != 0)
+		groups++;
+	zo.draid_parity = parity;
+	zo.draid_data = data;
+	zo.draid_spares = spares;
+	zo.draid_groups = groups;
 	return (0);
 }
 
@@ -263,17 +304,19 @@ zh_parse_args(int argc, char **argv)
 			zo.dir = optarg;
 			break;
 		case 'v': {
-			char kind[16];
-			const char *colon = strchr(optarg, ':');
+			/* KIND:N; a dRAID's KIND is draidP[:<D>d][:<S>s] */
+			char kind[32];
+			const char *colon = strrchr(optarg, ':');
 			if (colon == NULL || colon - optarg >= (long)sizeof (kind))
 				zh_badarg(name, optarg);
 			memcpy(kind, optarg, colon - optarg);
 			kind[colon - optarg] = '\0';
+			int draid = strncmp(kind, "draid", 5) == 0;
 			if (strcmp(kind, "stripe") != 0 &&
 			    strcmp(kind, "mirror") != 0 &&
 			    strcmp(kind, "raidz1") != 0 &&
 			    strcmp(kind, "raidz2") != 0 &&
-			    strcmp(kind, "raidz3") != 0)
+			    strcmp(kind, "raidz3") != 0 && !draid)
 				zh_badarg(name, optarg);
 			if (zh_parse_int(colon + 1, 1, ZH_MAX_LEAVES, &v) != 0)
 				zh_badarg(name, optarg);
@@ -282,7 +325,8 @@ zh_parse_args(int argc, char **argv)
 				minl = 2;
 			else if (strncmp(kind, "raidz", 5) == 0)
 				minl = (kind[5] - '0') + 1;
-			if (v < minl)
+			if (v < minl ||
+			    (draid && zh_parse_draid(kind, (int)v) != 0))
 				zh_badarg(name, optarg);
 			strcpy(zo.vdev_kind, kind);
 			zo.nleaves = (int)v;
@@ -551,6 +595,18 @@ zh_make_root(void)
 		if (strcmp(zo.vdev_kind, "mirror") == 0) {
 			fnvlist_add_string(top, ZPOOL_CONFIG_TYPE,
 			    VDEV_TYPE_MIRROR);
+		} else if (strncmp(zo.vdev_kind, "draid", 5) == 0) {
+			/* as zpool create's construct_spec writes it */
+			fnvlist_add_string(top, ZPOOL_CONFIG_TYPE,
+			    VDEV_TYPE_DRAID);
+			fnvlist_add_uint64(top, ZPOOL_CONFIG_NPARITY,
+			    zo.draid_parity);
+			fnvlist_add_uint64(top, ZPOOL_CONFIG_DRAID_NDATA,
+			    zo.draid_data);
+			fnvlist_add_uint64(top, ZPOOL_CONFIG_DRAID_NSPARES,
+			    zo.draid_spares);
+			fnvlist_add_uint64(top, ZPOOL_CONFIG_DRAID_NGROUPS,
+			    zo.draid_groups);
 		} else {
 			fnvlist_add_string(top, ZPOOL_CONFIG_TYPE,
 			    VDEV_TYPE_RAIDZ);
