@@ -33,10 +33,11 @@ std::unique_ptr<Vdev> Pool::BuildTop(const PoolSpecVdev& v, int top_index) {
 
 int64_t Pool::BlockAsize(int top, int64_t psize) const { return this->top(top)->PsizeToAsize(psize, spec_.ashift); }
 
-Zio* Pool::StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPriority priority,
+Zio* Pool::StartRoot(ZioType type, ZioScan scan, int top, int64_t offset, int64_t size, ZioPriority priority,
                      ZioDoneListener* listener, uint64_t tag, bool metadata) {
   Zio* z = ctx_.arena.New();
   z->metadata = metadata;
+  z->scan = scan;
   z->type = type;
   z->priority = priority;
   z->offset = offset;
@@ -52,12 +53,16 @@ Zio* Pool::StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPri
 
 Zio* Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
                 uint64_t tag, bool metadata) {
-  return StartRoot(ZioType::kRead, top, offset, size, priority, listener, tag, metadata);
+  return StartRoot(ZioType::kRead, ZioScan::kNone, top, offset, size, priority, listener, tag, metadata);
+}
+
+Zio* Pool::ScanRead(int top, int64_t offset, int64_t size, ZioScan scan, ZioDoneListener* listener, uint64_t tag) {
+  return StartRoot(ZioType::kRead, scan, top, offset, size, ZioPriority::kScrub, listener, tag, false);
 }
 
 Zio* Pool::Write(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
                  uint64_t tag) {
-  return StartRoot(ZioType::kWrite, top, offset, size, priority, listener, tag, false);
+  return StartRoot(ZioType::kWrite, ZioScan::kNone, top, offset, size, priority, listener, tag, false);
 }
 
 Zio* Pool::WriteLabel(size_t leaf, int64_t phys_offset, int64_t size, ZioPriority priority,

@@ -50,6 +50,10 @@ class Pool {
   // `metadata`: an indirect block, which the vdev cache may take.
   Zio* Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
             uint64_t tag, bool metadata = false);
+  // A scrub's or a resilver's read of the block (the scrub class): a scrub
+  // reads every mirror child and every parity column, a resilver as a normal
+  // read (dsl_scan_scrub_cb's zio_read with ZIO_FLAG_SCRUB / ZIO_FLAG_RESILVER).
+  Zio* ScanRead(int top, int64_t offset, int64_t size, ZioScan scan, ZioDoneListener* listener, uint64_t tag);
   // Starts writing `size` bytes at `offset` of top-level vdev `top` (space the
   // caller allocated: BlockAsize bytes there); as zio_write's vdev stage: a
   // mirror writes every child, RAID-Z every column (parity, data, optional
@@ -73,7 +77,7 @@ class Pool {
  private:
   std::unique_ptr<Vdev> BuildTop(const PoolSpecVdev& v, int top_index);
   std::unique_ptr<LeafVdev> BuildLeaf(const std::string& drive, int top_index);
-  Zio* StartRoot(ZioType type, int top, int64_t offset, int64_t size, ZioPriority priority,
+  Zio* StartRoot(ZioType type, ZioScan scan, int top, int64_t offset, int64_t size, ZioPriority priority,
                  ZioDoneListener* listener, uint64_t tag, bool metadata);
 
   PoolContext ctx_;

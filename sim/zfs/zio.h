@@ -37,6 +37,11 @@ class ZioDoneListener {
   virtual void OnZioDone(Zio* zio) = 0;
 };
 
+// A scan's read (ZIO_FLAG_SCRUB / ZIO_FLAG_RESILVER): a scrub reads every
+// copy and every parity column, to verify them all; a resilver reads as a
+// normal read does (and repairs what is missing).
+enum class ZioScan : uint8_t { kNone, kScrub, kResilver };
+
 // Why a mirror picked the child it did, for the per-I/O log.
 enum class MirrorReason : uint8_t { kNone, kPolicy, kOnlyReadable, kFallback };
 
@@ -63,6 +68,8 @@ struct Zio {
   // Metadata (an indirect block): the vdev cache may take it. File data is
   // ZIO_FLAG_DONT_CACHE (arc_read), and so are fills and aggregates.
   bool metadata = false;
+  // Scrub or resilver (ZIO_FLAG_SCRUB / ZIO_FLAG_RESILVER, inherited by child zios).
+  ZioScan scan = ZioScan::kNone;
   // A vdev cache fill (tag: its line); the leaf hands its completion to the cache.
   bool cache_fill = false;
   Zio* cache_next = nullptr;  // next zio waiting for the same vdev cache fill

@@ -2,9 +2,10 @@
  * harness.c - zpool_harness: drive real OpenZFS 2.1.11 code (libzpool) as an
  * oracle for ziosim.  Creates a pool on sparse files, writes objects with
  * random data, cold-restarts (export, kernel_fini/init, read-only import)
- * and times a multi-threaded dmu_read phase, reporting per-leaf vdev
- * statistics, ARC/zfetch counters and optionally every block pointer as one
- * JSON object on stdout.  See README.md.
+ * and times a multi-threaded dmu_read phase (or, with --scrub, a scrub of
+ * the pool), reporting per-leaf vdev statistics, ARC/zfetch counters and
+ * optionally every block pointer as one JSON object on stdout.  See
+ * README.md.
  *
  * Written from scratch for the ziosim cross-check; it calls libzpool's
  * public (and a few internal, exported) interfaces only.
@@ -73,6 +74,7 @@ static struct {
 	int dump_blocks;
 	int prefetch;
 	int vdev_file_threads;
+	int scrub;		/* scrub the pool instead of the read phase */
 	int ntunables;
 	char tunable_name[32][64];
 	uint64_t tunable_val[32];
@@ -206,6 +208,13 @@ static const struct { const char *name; int size; } zh_tunables[] = {
 	{ "zfetch_array_rd_sz", 8 },
 	{ "zfs_dirty_data_max", 8 },
 	{ "zfs_arc_min", 8 },
+	/* scan (scrub) parameters of dsl_scan.c */
+	{ "zfs_scan_vdev_limit", 8 },
+	{ "zfs_scan_mem_lim_fact", 4 },
+	{ "zfs_scan_issue_strategy", 4 },
+	{ "zfs_scan_legacy", 4 },
+	{ "zfs_scan_max_ext_gap", 8 },
+	{ "zfs_scrub_min_time_ms", 4 },
 };
 
 static int
@@ -244,7 +253,7 @@ zh_usage(void)
 	    "[--primarycache all|metadata]\n"
 	    "  [--rotational 0|1] [--arc-max B] [--seed N] [--dump-blocks] "
 	    "[--prefetch 0|1]\n"
-	    "  [--vdev-file-threads N] [--tunable NAME=VALUE]...\n");
+	    "  [--vdev-file-threads N] [--scrub] [--tunable NAME=VALUE]...\n");
 }
 
 static void
@@ -270,6 +279,7 @@ zh_parse_args(int argc, char **argv)
 		{ "prefetch", required_argument, NULL, 'P' },
 		{ "vdev-file-threads", required_argument, NULL, 'T' },
 		{ "tunable", required_argument, NULL, 'X' },
+		{ "scrub", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -435,6 +445,9 @@ zh_parse_args(int argc, char **argv)
 				zh_badarg(name, optarg);
 			zo.vdev_file_threads = (int)v;
 			break;
+		case 'C':
+			zo.scrub = 1;
+			break;
 		case 'X': {
 			const char *eq = strchr(optarg, '=');
 			if (eq == NULL || eq - optarg >= 64 || zo.ntunables >= 32)
@@ -537,6 +550,26 @@ vdev_stat_update(zio_t *zio, uint64_t psize)
 		    ZIO_PRIORITY_ASYNC_READ;
 	atomic_add_64(&zh_cls_bytes[leaf][p], psize);
 	atomic_add_64(&zh_cls_ops[leaf][p], 1);
+}
+
+/*
+ * dsl_scan() (what zpool scrub calls) reopens every vdev to probe the
+ * devices, and vdev_file_open resets vdev_nonrot to B_TRUE: put the
+ * --rotational setting back on the leaves after any reopen, before the
+ * scrub issues its first read.  Only once the leaves of the imported pool
+ * are known (zh_nleaf_vd is cleared again at teardown).
+ */
+void
+vdev_reopen(vdev_t *vd)
+{
+	static void (*real)(vdev_t *);
+	if (real == NULL)
+		real = dlsym(RTLD_NEXT, "vdev_reopen");
+	real(vd);
+	if (zh_nleaf_vd == zo.nleaves)
+		for (int i = 0; i < zh_nleaf_vd; i++)
+			zh_leaf_vd[i]->vdev_nonrot = zo.rotational ? B_FALSE :
+			    B_TRUE;
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -753,6 +786,59 @@ zh_reader_main(void *arg)
 	r->end_ns = zh_now_ns();
 	free(buf);
 	return (NULL);
+}
+
+/* ---------------------------------------------------------------- scrub */
+
+/* A scrub still running after this long is cancelled and reported as is. */
+#define	ZH_SCRUB_MAX_NS	(3600ULL * 1000000000ULL)
+
+static const char *
+zh_scan_state_name(uint64_t state)
+{
+	switch (state) {
+	case DSS_NONE: return ("none");
+	case DSS_SCANNING: return ("scanning");
+	case DSS_FINISHED: return ("finished");
+	case DSS_CANCELED: return ("canceled");
+	default: return ("unknown");
+	}
+}
+
+/*
+ * Start a scrub the way zpool scrub does: spa_scan() reopens the vdevs,
+ * then runs the scan's setup sync task and returns once that txg has
+ * synced.  The scan itself runs in syncing context (dsl_scan_sync): while
+ * dsl_scan_active(), txg_sync_thread does not sleep out zfs_txg_timeout, so
+ * txgs follow one another without the harness doing anything, until
+ * dsl_scan_done() sets DSS_FINISHED in the txg in which the last scrub zios
+ * were waited for.  Poll that state every millisecond (the returned time is
+ * when it was seen); *ps gets the final scan stats.
+ */
+static uint64_t
+zh_scrub(spa_t *spa, pool_scan_stat_t *ps)
+{
+	int err = spa_scan(spa, POOL_SCAN_SCRUB);
+	if (err != 0)
+		zh_die("spa_scan(POOL_SCAN_SCRUB) failed: %d", err);
+	uint64_t end;
+	for (;;) {
+		end = zh_now_ns();
+		if (spa_scan_get_stats(spa, ps) != 0)
+			zh_die("spa_scan_get_stats: no scan");
+		if (ps->pss_state != DSS_SCANNING)
+			break;
+		if (end - zh_start_ns > ZH_SCRUB_MAX_NS) {
+			fprintf(stderr, "zpool_harness: scrub not finished "
+			    "after %llu s, cancelled\n",
+			    (u_longlong_t)(ZH_SCRUB_MAX_NS / 1000000000ULL));
+			(void) spa_scan_stop(spa);
+			(void) spa_scan_get_stats(spa, ps);
+			break;
+		}
+		usleep(1000);
+	}
+	return (end);
 }
 
 /* -------------------------------------------------------- block dumping */
@@ -994,8 +1080,13 @@ main(int argc, char **argv)
 		zh_die("spa_export failed: %d", err);
 	kernel_fini();
 	kernel_init(SPA_MODE_READ | SPA_MODE_WRITE);
+	/*
+	 * A scrub needs a writable pool: its setup is a sync task, and its
+	 * progress is written in every txg (dsl_scan_sync_state).
+	 */
 	nvlist_t *iprops = fnvlist_alloc();
-	fnvlist_add_uint64(iprops, zpool_prop_to_name(ZPOOL_PROP_READONLY), 1);
+	fnvlist_add_uint64(iprops, zpool_prop_to_name(ZPOOL_PROP_READONLY),
+	    zo.scrub ? 0 : 1);
 	err = spa_import(ZH_POOL, config, iprops, 0);
 	if (err != 0)
 		zh_die("spa_import failed: %d", err);
@@ -1014,10 +1105,16 @@ main(int argc, char **argv)
 		    zo.nleaves);
 	for (int i = 0; i < zo.nleaves; i++)
 		zh_leaf_vd[i]->vdev_nonrot = zo.rotational ? B_FALSE : B_TRUE;
+	/*
+	 * The read-write import dirties the MOS (history, config): let that
+	 * txg reach the disks before the scrub's clock starts.
+	 */
+	if (zo.scrub)
+		txg_wait_synced(spa_get_dsl(spa), 0);
 
-	/* ---- read phase */
+	/* ---- read phase (or scrub) */
 	zh_reader_t *rd = calloc(zo.readers, sizeof (zh_reader_t));
-	for (int r = 0; r < zo.readers; r++) {
+	for (int r = 0; r < zo.readers && !zo.scrub; r++) {
 		rd[r].id = r;
 		rd[r].os = os;
 		rd[r].obj = objs[zo.same_file ? 0 : r % zo.files];
@@ -1046,11 +1143,12 @@ main(int argc, char **argv)
 	 * time from the first read.
 	 */
 	dmu_buf_t **bonus = calloc(zo.files, sizeof (dmu_buf_t *));
-	for (int f = 0; f < zo.files; f++)
+	for (int f = 0; f < zo.files && !zo.scrub; f++)
 		if ((err = dmu_bonus_hold(os, objs[f], zh_tag, &bonus[f])) != 0)
 			zh_die("dmu_bonus_hold (open) failed: %d", err);
-	pthread_barrier_init(&zh_barrier, NULL, zo.readers + 1);
-	for (int r = 0; r < zo.readers; r++)
+	if (!zo.scrub)
+		pthread_barrier_init(&zh_barrier, NULL, zo.readers + 1);
+	for (int r = 0; r < zo.readers && !zo.scrub; r++)
 		if (pthread_create(&rd[r].thr, NULL, zh_reader_main, &rd[r]))
 			zh_die("pthread_create failed");
 
@@ -1064,9 +1162,14 @@ main(int argc, char **argv)
 	if (leafemu_phase != NULL)
 		leafemu_phase(1);
 	zh_start_ns = zh_now_ns();
-	pthread_barrier_wait(&zh_barrier);
 	uint64_t last_end = zh_start_ns;
-	for (int r = 0; r < zo.readers; r++) {
+	pool_scan_stat_t scan = { 0 };
+	uint64_t txg0 = spa_last_synced_txg(spa);
+	if (zo.scrub)
+		last_end = zh_scrub(spa, &scan);
+	else
+		pthread_barrier_wait(&zh_barrier);
+	for (int r = 0; r < zo.readers && !zo.scrub; r++) {
 		pthread_join(rd[r].thr, NULL);
 		if (rd[r].err != 0)
 			zh_die("dmu_read failed in reader %d: %d", r,
@@ -1078,6 +1181,8 @@ main(int argc, char **argv)
 	 * Let I/O issued by the read phase (prefetch run-ahead) drain: wait
 	 * until no leaf has queued/active zios and no leaf I/O is outstanding
 	 * in the interposer for 10 consecutive 5 ms polls (at most 30 s).
+	 * After a scrub this is the rest of the txg that finished it (scan
+	 * state, history: writes).
 	 */
 	int quiet = 0;
 	uint64_t settle_start = zh_now_ns();
@@ -1089,6 +1194,7 @@ main(int argc, char **argv)
 		usleep(5000);
 	}
 	uint64_t settle_ns = zh_now_ns() - last_end;
+	uint64_t txgs = spa_last_synced_txg(spa) - txg0;
 	zh_counting = 0;
 	zh_snap_leaves(spa, st1);
 	zh_snap_counters(&c1);
@@ -1113,10 +1219,11 @@ main(int argc, char **argv)
 	    zo.readers, zo.same_file ? "true" : "false", zo.bs, zo.read_spec);
 	printf(",\"primarycache\":\"%s\",\"rotational\":%d,\"arc_max\":%"
 	    PRIu64 ",\"seed\":%" PRIu64 ",\"dump_blocks\":%s,\"prefetch\":%d"
-	    ",\"vdev_file_threads\":%d,\"leafemu\":%s,\"leafemu_device\":",
+	    ",\"vdev_file_threads\":%d,\"scrub\":%s,\"leafemu\":%s"
+	    ",\"leafemu_device\":",
 	    zo.primarycache_all ? "all" : "metadata", zo.rotational,
 	    zo.arc_max, zo.seed, zo.dump_blocks ? "true" : "false",
-	    zo.prefetch, zo.vdev_file_threads,
+	    zo.prefetch, zo.vdev_file_threads, zo.scrub ? "true" : "false",
 	    leafemu_phase ? "true" : "false");
 	const char *dev = getenv("LEAFEMU_DEVICE");
 	if (dev && leafemu_phase)
@@ -1128,17 +1235,32 @@ main(int argc, char **argv)
 		printf("%s\"%s\":%" PRIu64, t ? "," : "", zo.tunable_name[t],
 		    zo.tunable_val[t]);
 	printf("}}");
-	printf(",\"readers\":%d,\"written_bytes\":%" PRIu64
-	    ",\"elapsed_s\":%.6f,\"settle_s\":%.6f,\"app_bytes\":%" PRIu64
-	    ",\"throughput_mb_s\":%.3f,\"per_reader_mb_s\":[",
-	    zo.readers, written, elapsed, (double)settle_ns / 1e9, app_bytes,
-	    elapsed > 0 ? (double)app_bytes / elapsed / 1e6 : 0.0);
-	for (int r = 0; r < zo.readers; r++) {
-		double e = (double)(rd[r].end_ns - zh_start_ns) / 1e9;
-		printf("%s%.3f", r ? "," : "",
-		    e > 0 ? (double)rd[r].bytes / e / 1e6 : 0.0);
+	if (zo.scrub) {
+		printf(",\"written_bytes\":%" PRIu64, written);
+		printf(",\"scrub\":{\"elapsed_s\":%.6f,\"settle_s\":%.6f"
+		    ",\"state\":\"%s\",\"to_examine_bytes\":%" PRIu64
+		    ",\"examined_bytes\":%" PRIu64 ",\"issued_bytes\":%" PRIu64
+		    ",\"processed_bytes\":%" PRIu64 ",\"errors\":%" PRIu64
+		    ",\"txgs\":%" PRIu64 "}",
+		    elapsed, (double)settle_ns / 1e9,
+		    zh_scan_state_name(scan.pss_state), scan.pss_to_examine,
+		    scan.pss_examined, scan.pss_issued, scan.pss_processed,
+		    scan.pss_errors, txgs);
+	} else {
+		printf(",\"readers\":%d,\"written_bytes\":%" PRIu64
+		    ",\"elapsed_s\":%.6f,\"settle_s\":%.6f,\"app_bytes\":%"
+		    PRIu64 ",\"throughput_mb_s\":%.3f,\"per_reader_mb_s\":[",
+		    zo.readers, written, elapsed, (double)settle_ns / 1e9,
+		    app_bytes,
+		    elapsed > 0 ? (double)app_bytes / elapsed / 1e6 : 0.0);
+		for (int r = 0; r < zo.readers; r++) {
+			double e = (double)(rd[r].end_ns - zh_start_ns) / 1e9;
+			printf("%s%.3f", r ? "," : "",
+			    e > 0 ? (double)rd[r].bytes / e / 1e6 : 0.0);
+		}
+		printf("]");
 	}
-	printf("],\"objects\":[");
+	printf(",\"objects\":[");
 	for (int f = 0; f < zo.files; f++)
 		printf("%s%" PRIu64, f ? "," : "", objs[f]);
 	printf("],\"leaves\":[");
@@ -1208,9 +1330,10 @@ main(int argc, char **argv)
 	fflush(stdout);
 
 	/* ---- teardown */
-	for (int f = 0; f < zo.files; f++)
+	for (int f = 0; f < zo.files && !zo.scrub; f++)
 		dmu_buf_rele(bonus[f], zh_tag);
 	free(bonus);
+	zh_nleaf_vd = 0;	/* the leaves go away with the pool */
 	dmu_objset_disown(os, B_TRUE, zh_tag);
 	spa_evicting_os_wait(spa);
 	for (int tries = 0; ; tries++) {

@@ -168,7 +168,7 @@ Vdev* DraidVdev::Holder(int c, int64_t offset) const {
 }
 
 template <typename Io>
-bool DraidVdev::ForEachChildIo(bool write, const DraidBlockMap& map, Io io) const {
+bool DraidVdev::ForEachChildIo(bool write, bool scan, const DraidBlockMap& map, Io io) const {
   const int width = layout_.config().group_width();
   const int parity = layout_.config().parity;
   for (int r = 0; r < map.rows; ++r) {
@@ -193,13 +193,14 @@ bool DraidVdev::ForEachChildIo(bool write, const DraidBlockMap& map, Io io) cons
       ++(i < parity ? missing_parity : missing_data);
     }
     if (missing_data > 0 && missing_data + missing_parity > parity) return false;
-    const bool widened = missing_data + missing_parity > 0 && row.empty_sectors > 0;
+    // A scan reads the whole stripe, padding and parity (vdev_draid_map_alloc_scrub).
+    const bool widened = (scan || missing_data + missing_parity > 0) && row.empty_sectors > 0;
     for (int i = width - 1; i >= 0; --i) {
       const RaidzColumn col = DraidColumnAt(layout_, ashift_, row, i);
       Vdev* leaf = holder(col);
       const int64_t size = widened && i >= parity ? stripe : col.size;
       if (size == 0 || !leaf->readable()) continue;
-      if (i >= parity || missing_data > 0) io(leaf, col.offset, size, i < parity, on_spare(col));
+      if (i >= parity || missing_data > 0 || scan) io(leaf, col.offset, size, i < parity, on_spare(col));
     }
   }
   return true;
@@ -208,9 +209,10 @@ bool DraidVdev::ForEachChildIo(bool write, const DraidBlockMap& map, Io io) cons
 void DraidVdev::IoStart(Zio* zio) {
   const DraidBlockMap map = MapDraidBlock(layout_, ashift_, zio->offset, zio->size);
   const bool write = zio->type == ZioType::kWrite;
+  const bool scan = zio->scan != ZioScan::kNone;
   // Count the children first: a child may finish before the last one is issued.
   int n = 0;
-  const bool ok = ForEachChildIo(write, map, [&](Vdev*, int64_t, int64_t, bool, bool) { ++n; });
+  const bool ok = ForEachChildIo(write, scan, map, [&](Vdev*, int64_t, int64_t, bool, bool) { ++n; });
   if (!write) {
     ++stats_.blocks_read;
     if (!ok || n == 0) {
@@ -225,10 +227,10 @@ void DraidVdev::IoStart(Zio* zio) {
   }
   bool reconstructing = false;
   zio->children_pending = n;
-  ForEachChildIo(write, map, [&](Vdev* leaf, int64_t offset, int64_t size, bool parity, bool on_spare) {
+  ForEachChildIo(write, scan, map, [&](Vdev* leaf, int64_t offset, int64_t size, bool parity, bool on_spare) {
     if (parity && !write) {
       ++stats_.parity_columns_read;
-      reconstructing = true;
+      reconstructing = !scan;
     }
     stats_.spare_columns += on_spare;
     leaf->IoStart(NewChildZio(zio, leaf, offset, size));

@@ -7,7 +7,8 @@
 // widened first so that every data column is read whole (vdev_draid_map_alloc_empty:
 // reconstruction needs the zero-filled sectors). Writes are full stripes: every
 // column at the parity column's size, empty sectors included
-// (vdev_draid_io_start_write). A child that failed and was rebuilt onto a
+// (vdev_draid_io_start_write). A scrub or resilver read takes every column,
+// padding included (vdev_draid_map_alloc_scrub). A child that failed and was rebuilt onto a
 // distributed spare (UseSpare) is served by the child that holds the spare's
 // space at each offset (vdev_draid_spare_io_start).
 #ifndef ZIOSIM_SIM_ZFS_VDEV_DRAID_VDEV_H_
@@ -23,7 +24,7 @@ namespace ziosim {
 
 struct DraidStats {
   uint64_t blocks_read = 0;
-  uint64_t reconstructions = 0;      // reads with a data column missing: parity read to rebuild it
+  uint64_t reconstructions = 0;      // normal reads with a data column missing: parity read to rebuild it
   uint64_t parity_columns_read = 0;
   uint64_t spare_columns = 0;        // column I/Os sent to a distributed spare's space
   uint64_t empty_sectors_written = 0;  // zero-filled sectors of full-stripe writes
@@ -63,12 +64,12 @@ class DraidVdev : public Vdev {
   // one holding its distributed spare's space there.
   Vdev* Holder(int child, int64_t offset) const;
   // Calls io(leaf, offset, size, parity, on_spare) for every child I/O of a
-  // read (or a write) of `map`, in OpenZFS's order (rows in turn, a read's
-  // columns last to first); returns false when a row cannot be read (more
-  // columns missing than parity). Reads nothing of the parent zio: the last
-  // child may complete it before the walk ends.
+  // read (a scan's read, or a write) of `map`, in OpenZFS's order (rows in
+  // turn, a read's columns last to first); returns false when a row cannot be
+  // read (more columns missing than parity). Reads nothing of the parent zio:
+  // the last child may complete it before the walk ends.
   template <typename Io>
-  bool ForEachChildIo(bool write, const DraidBlockMap& map, Io io) const;
+  bool ForEachChildIo(bool write, bool scan, const DraidBlockMap& map, Io io) const;
 
   DraidLayout layout_;
   int ashift_;

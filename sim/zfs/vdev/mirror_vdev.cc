@@ -68,12 +68,30 @@ void MirrorVdev::IoStart(Zio* zio) {
     Finish(zio);
     return;
   }
+  if (zio->scan == ZioScan::kScrub) {
+    ScrubAllChildren(zio);
+    return;
+  }
   const int c = ChooseChild(zio);
   zio->children_pending = 1;
   Zio* child_zio = NewChildZio(zio, child(c), zio->offset, zio->size);
   child_zio->mirror_child = static_cast<int8_t>(c);
   child_zio->mirror_reason = zio->mirror_reason;
   child(c)->IoStart(child_zio);
+}
+
+// vdev_mirror_io_start with ZIO_FLAG_SCRUB: every readable child is read, to
+// verify every copy (a resilver reads one, as a normal read).
+void MirrorVdev::ScrubAllChildren(Zio* zio) {
+  int n = 0;
+  for (size_t i = 0; i < children().size(); ++i) n += child(i)->readable();
+  zio->children_pending = n;
+  for (size_t i = 0; i < children().size(); ++i) {
+    if (!child(i)->readable()) continue;
+    Zio* child_zio = NewChildZio(zio, child(i), zio->offset, zio->size);
+    child_zio->mirror_child = static_cast<int8_t>(i);
+    child(i)->IoStart(child_zio);
+  }
 }
 
 // Gathers each child's state in the era's offset space and asks the policy.

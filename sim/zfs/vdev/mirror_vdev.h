@@ -44,6 +44,7 @@ class MirrorVdev : public Vdev {
  private:
   LeafVdev* leaf(size_t i) const { return static_cast<LeafVdev*>(child(i)); }
   int ChooseChild(Zio* zio);
+  void ScrubAllChildren(Zio* zio);
 
   std::unique_ptr<MirrorPolicy> policy_;
   bool selection_time_last_ = false;

@@ -76,10 +76,12 @@ void RaidzVdev::IoStart(Zio* zio) {
     if (missing_data) ++stats_.reconstructions;
   }
   // Count the children first: a child may finish before the last one is issued.
+  // Scrub and resilver read the parity as well, to verify (and repair) it.
+  const bool scan = zio->scan != ZioScan::kNone;
   auto wanted = [&](int c) {
     const RaidzColumn& col = map.column[c];
     if (col.size == 0 || !child(col.child)->readable()) return false;
-    return write || missing_data || c >= map.parity;
+    return write || missing_data || scan || c >= map.parity;
   };
   int n = 0;
   for (int c = 0; c < map.columns; ++c) n += wanted(c);

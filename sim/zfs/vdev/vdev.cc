@@ -21,6 +21,7 @@ Zio* Vdev::NewChildZio(Zio* parent, Vdev* child, int64_t offset, int64_t size) {
   z->type = parent->type;
   z->priority = parent->priority;
   z->metadata = parent->metadata;  // ZIO_FLAG_VDEV_INHERIT carries DONT_CACHE down
+  z->scan = parent->scan;          // ... and SCRUB / RESILVER
   z->offset = offset;
   z->size = size;
   z->vdev = child;
