@@ -150,6 +150,31 @@ class BlockAllocator::Space {
     }
   }
 
+  // The allocated runs of top-level vdev t (every metaslab laid out), each cut
+  // to where blocks may start and end (dRAID's stripe rows).
+  std::vector<Dva> UsedRuns(int t) {
+    Top& v = tops_[t];
+    for (int64_t m = 0; m < v.ms_count; ++m) Materialize(t, m);
+    std::vector<Dva> out;
+    auto add = [&](int64_t s, int64_t e) {
+      s = RoundUp(s, v.align);
+      e = e / v.align * v.align;
+      if (e > s) out.push_back(Dva{t, s, e - s});
+    };
+    // The gaps between free (and lost) space, walking both maps in offset order.
+    int64_t pos = 0;
+    auto f = v.free.begin();
+    auto l = v.lost.begin();
+    while (f != v.free.end() || l != v.lost.end()) {
+      const bool take_free = l == v.lost.end() || (f != v.free.end() && f->second < l->second);
+      const auto& [end, start] = take_free ? *f++ : *l++;
+      add(pos, start);
+      pos = std::max(pos, end);
+    }
+    add(pos, v.usable);
+    return out;
+  }
+
   int64_t free_bytes() const {
     int64_t f = 0;
     for (const Top& t : tops_) f += t.usable - t.alloc;
@@ -253,6 +278,8 @@ class BlockAllocator::Space {
     // a segment never crosses a metaslab boundary.
     std::map<int64_t, int64_t> free;
     std::vector<bool> materialized;   // per metaslab: its free segments are in `free`
+    // dRAID: each metaslab's unaligned head and tail (end -> start): never allocated.
+    std::map<int64_t, int64_t> lost;
     // DF cursors per metaslab and alignment class (log2), as ms_lbas[] (sm_ppd in 2010) live in
     // each metaslab; [0] primary, [1] secondary. 0: the metaslab's start.
     std::array<std::vector<std::array<int64_t, 64>>, 2> cursor;
@@ -349,28 +376,42 @@ class BlockAllocator::Space {
   }
 
   // Lays free segment [s, e) of metaslab m out (before `hint`, a position in
-  // `free` at or after it); returns the position after it. On dRAID the
-  // segment shrinks to whole stripe rows, and the bytes it loses (less than a
-  // row at each end, where a metaslab or an old-data run is not row-aligned)
-  // leave the metaslab's free space and histogram, as vdev_draid_metaslab_init
-  // takes the unaligned head and tail out of a metaslab.
+  // `free` at or after it); returns the position after it. On dRAID, as
+  // vdev_draid_metaslab_init aligns a metaslab to the stripe row and cuts its
+  // tail, the metaslab's whole pattern moves up to the first row boundary
+  // (every segment is whole rows from there) and is cut at the last one; what
+  // a segment loses leaves the metaslab's free space and histogram.
   std::map<int64_t, int64_t>::iterator AddInitialFree(Top& v, int64_t m, int64_t s, int64_t e,
                                                       std::map<int64_t, int64_t>::iterator hint) {
     if (v.align > 1) {
-      const int64_t as = RoundUp(s, v.align);
-      const int64_t ae = std::max(as, e / v.align * v.align);
-      const int64_t lost = (e - s) - (ae - as);
+      const int64_t start = m << v.ms_shift;
+      const int64_t delta = RoundUp(start, v.align) - start;
+      const int64_t tail = (start + v.ms_size) / v.align * v.align;
+      const int64_t ns = s + delta;
+      const int64_t ne = std::max(ns, std::min(e + delta, tail));
+      const int64_t lost = (e - s) - (ne - ns);
       v.alloc += lost;
       if (weighted_) {
         HistAdd(v, m, e - s, -1);
-        HistAdd(v, m, ae - as, 1);
+        HistAdd(v, m, ne - ns, 1);
         v.ms_free[static_cast<size_t>(m)] -= lost;
       }
-      s = as;
-      e = ae;
+      s = ns;
+      e = ne;
       if (s == e) return hint;
     }
     return std::next(v.free.emplace_hint(hint, e, s));
+  }
+
+  // dRAID: the head and tail of metaslab m that AddInitialFree leaves out of
+  // the pattern (neither free nor data).
+  void MarkUnaligned(Top& v, int64_t m) {
+    if (v.align <= 1) return;
+    const int64_t start = m << v.ms_shift;
+    const int64_t head = RoundUp(start, v.align);
+    const int64_t tail = (start + v.ms_size) / v.align * v.align;
+    if (head > start) v.lost.emplace(head, start);
+    if (start + v.ms_size > tail) v.lost.emplace(start + v.ms_size, tail);
   }
 
   // --pool-state: a free segment of `len` bytes in metaslab `ms` appears (delta 1) or goes (-1).
@@ -403,6 +444,7 @@ class BlockAllocator::Space {
     Top& v = tops_[t];
     if (v.materialized[static_cast<size_t>(m)]) return;
     v.materialized[static_cast<size_t>(m)] = true;
+    MarkUnaligned(v, m);
     const int64_t start = m << v.ms_shift;
     const int64_t end = start + v.ms_size;
     if (weighted_) {
@@ -804,5 +846,6 @@ Dva BlockAllocator::Alloc(int64_t psize, const Dva* first_copy) { return space_-
 void BlockAllocator::Free(const Dva& dva) { space_->Free(dva); }
 void BlockAllocator::Claim(const Dva& dva) { space_->Claim(dva); }
 int64_t BlockAllocator::free_bytes() const { return space_->free_bytes(); }
+std::vector<Dva> BlockAllocator::UsedRuns(int top) { return space_->UsedRuns(top); }
 
 }  // namespace ziosim

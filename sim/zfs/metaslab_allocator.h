@@ -62,6 +62,11 @@ class BlockAllocator {
   // unless it lies in free space (a bug in the caller).
   void Claim(const Dva& dva);
   int64_t free_bytes() const;
+  // The allocated space of top-level vdev `top`, as runs in offset order
+  // (asize = run length; on dRAID cut to whole stripe rows). Lays every
+  // metaslab out. With an old-data state and nothing allocated since: where
+  // the old data lies.
+  std::vector<Dva> UsedRuns(int top);
 
   // What zpool list would show: allocated / size of the metaslab space, in
   // percent (integer, as the CAP column), and FRAG computed with OpenZFS's

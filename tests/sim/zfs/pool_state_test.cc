@@ -258,3 +258,33 @@ TEST(PoolStateTest, HistogramFollowsAllocAndFree) {
 
 }  // namespace
 }  // namespace ziosim
+
+namespace ziosim {
+namespace {
+
+// The old data as the scan sees it: the allocated runs tile the used space, in
+// offset order, never overlapping, and add up to what the allocator counts as
+// allocated (CAP); on dRAID every run starts and ends on a stripe row.
+TEST(UsedRunsTest, OldDataRunsAreTheAllocatedSpace) {
+  for (const char* spec : {kSmallMirror, "draid2:5d:1s 9xfixed:latency=4ms,bandwidth=150MB/s,capacity=4G"}) {
+    auto p = MakePool(spec);
+    BlockAllocator a(*p->pool, State("cap=30,frag=40"), 3);
+    const std::vector<Dva> runs = a.UsedRuns(0);
+    ASSERT_FALSE(runs.empty());
+    const int64_t align = p->pool->top(0)->block_alignment_bytes();
+    int64_t used = 0, end = -1;
+    for (const Dva& r : runs) {
+      EXPECT_GT(r.offset, end);
+      EXPECT_EQ(r.offset % align, 0);
+      EXPECT_EQ(r.asize % align, 0);
+      end = r.offset + r.asize;
+      used += r.asize;
+    }
+    const double cap = 100.0 * static_cast<double>(used) / static_cast<double>(a.VdevBytes(0));
+    EXPECT_NEAR(cap, a.CapacityPercent(), 2) << spec;
+    EXPECT_TRUE(BlockAllocator(*p->pool).UsedRuns(0).empty());  // an empty pool has no old data
+  }
+}
+
+}  // namespace
+}  // namespace ziosim
