@@ -103,6 +103,7 @@ const std::vector<FrontCommand>& FrontCommands() {
       {&PersonalityFront(), PrintPersonalityText, false},
       {&DemoFront(), PrintDemoText, false},
       {&CalibrateFront(), PrintCalibrateText, false},
+      {&ScrubFront(), PrintScrubText, false},
   };
   return commands;
 }

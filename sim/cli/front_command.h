@@ -42,6 +42,7 @@ void PrintPlacement(const Json& result);
 void PrintReadersText(const Json& result);
 void PrintWritersText(const Json& result);
 void PrintBlockReadText(const Json& result);
+void PrintScrubText(const Json& result);
 void PrintDiskBenchText(const Json& result);
 void PrintReplayText(const Json& result);
 void PrintFioText(const Json& result);

@@ -8,7 +8,8 @@ namespace ziosim {
 const std::vector<const WorkloadFront*>& WorkloadFronts() {
   static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(),
                                                            &WritersFront(),   &ReplayFront(),    &FioFront(),
-                                                           &PersonalityFront(), &DemoFront(), &CalibrateFront()};
+                                                           &PersonalityFront(), &DemoFront(), &CalibrateFront(),
+                                                           &ScrubFront()};
   return fronts;
 }
 

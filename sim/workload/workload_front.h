@@ -81,6 +81,7 @@ class TableWorkload final : public WorkloadFront {
 // This layer's fronts, one per file (*_front.cc); sim/front/fronts.h lists
 // them with the layers' above.
 const WorkloadFront& BlockReadFront();
+const WorkloadFront& ScrubFront();
 const WorkloadFront& DiskBenchFront();
 const WorkloadFront& FioFront();
 const WorkloadFront& ReadersFront();

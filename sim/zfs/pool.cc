@@ -53,6 +53,7 @@ Zio* Pool::StartRoot(ZioType type, ZioScan scan, int top, int64_t offset, int64_
 
 Zio* Pool::Read(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
                 uint64_t tag, bool metadata) {
+  last_read_ns_ = ctx_.sim->now();
   return StartRoot(ZioType::kRead, ZioScan::kNone, top, offset, size, priority, listener, tag, metadata);
 }
 

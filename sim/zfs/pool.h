@@ -54,6 +54,9 @@ class Pool {
   // reads every mirror child and every parity column, a resilver as a normal
   // read (dsl_scan_scrub_cb's zio_read with ZIO_FLAG_SCRUB / ZIO_FLAG_RESILVER).
   Zio* ScanRead(int top, int64_t offset, int64_t size, ZioScan scan, ZioDoneListener* listener, uint64_t tag);
+  // When a read other than a scan's last entered the pool (spa_last_io, which
+  // the legacy scan's delay watches); -1: never.
+  SimTime last_read_ns() const { return last_read_ns_; }
   // Starts writing `size` bytes at `offset` of top-level vdev `top` (space the
   // caller allocated: BlockAsize bytes there); as zio_write's vdev stage: a
   // mirror writes every child, RAID-Z every column (parity, data, optional
@@ -83,6 +86,7 @@ class Pool {
   PoolContext ctx_;
   PoolSpec spec_;
   std::unique_ptr<RootVdev> root_;
+  SimTime last_read_ns_ = -1;
   std::vector<LeafVdev*> leaves_;
   std::vector<std::string> leaf_drives_;
   std::vector<int> leaf_tops_;

@@ -165,6 +165,47 @@ constexpr TunableDef kTable[] = {
     {.name = "zfs_txg_timeout", .kind = K::kInt, .unit = "s", .fallback = "5", .min = 1, .max = 3600,
      .doc = "seconds between transaction groups (sets the run length of concurrent writers' interleaving)"},
 
+    // ---- Scrub and resilver (dsl_scan.c; 0.7.13 for the legacy scan, 2.1.11 for the sorted one) ----
+    {.name = "zfs_scan_legacy", .kind = K::kBool, .unit = "", .fallback = "false",
+     .doc = "scan in block-pointer order, reading each block as it is visited (the only scan before ZoL 0.8 / "
+            "FreeBSD 12, d4a72f2386); false: gather per-vdev extents and issue them sorted"},
+    {.name = "zfs_top_maxinflight", .kind = K::kInt, .unit = "I/Os", .fallback = "32", .min = 1, .max = kInt32Max,
+     .doc = "legacy scan: scan reads in flight, per top-level vdev, counted pool-wide (dsl_scan.c 0.7)"},
+    {.name = "zfs_scrub_delay", .kind = K::kInt, .unit = "ticks", .fallback = "4", .min = 0, .max = kInt32Max,
+     .doc = "legacy scan: ticks a scrub read waits when other I/O came within zfs_scan_idle ticks"},
+    {.name = "zfs_resilver_delay", .kind = K::kInt, .unit = "ticks", .fallback = "2", .min = 0, .max = kInt32Max,
+     .doc = "legacy scan: the same for a resilver read"},
+    {.name = "zfs_scan_idle", .kind = K::kInt, .unit = "ticks", .fallback = "50", .min = 0, .max = kInt32Max,
+     .doc = "legacy scan: the pool counts as busy this many ticks after its last non-scan read"},
+    {.name = "ziosim_kernel_hz", .kind = K::kInt, .unit = "ticks/s", .fallback = "250", .min = 1, .max = 10000,
+     .doc = "kernel clock ticks per second, the unit of the legacy scan's delays (Debian's Linux: CONFIG_HZ=250; "
+            "FreeBSD: 1000; illumos: 100)"},
+    {.name = "zfs_scrub_min_time_ms", .kind = K::kInt, .unit = "ms", .fallback = "1000", .min = 1,
+     .max = kInt32Max, .doc = "a scrub's share of each txg before it yields to waiting syncs (zfs_scan_min_time_ms "
+                               "before 0.8)"},
+    {.name = "zfs_resilver_min_time_ms", .kind = K::kInt, .unit = "ms", .fallback = "3000", .min = 1,
+     .max = kInt32Max, .doc = "the same for a resilver"},
+    {.name = "zfs_scan_vdev_limit", .kind = K::kBytes, .unit = "bytes", .fallback = "4M", .min = 1,
+     .max = INT64_MAX / 4, .doc = "sorted scan: bytes in flight per data disk of a top-level vdev"},
+    {.name = "zfs_scan_max_ext_gap", .kind = K::kBytes, .unit = "bytes", .fallback = "2M", .min = 0,
+     .max = INT64_MAX / 4, .doc = "sorted scan: blocks this close on a vdev join one extent"},
+    {.name = "zfs_scan_fill_weight", .kind = K::kInt, .unit = "", .fallback = "3", .min = 0, .max = 1000,
+     .doc = "sorted scan: weight of an extent's fill (its share of data) against its size in the issue order"},
+    {.name = "zfs_scan_issue_strategy", .kind = K::kInt, .unit = "", .fallback = "0", .min = 0, .max = 2,
+     .doc = "sorted scan: 1 LBA order, 2 largest extents first, 0 LBA when draining, largest first when memory "
+            "runs out"},
+    {.name = "zfs_scan_mem_lim_fact", .kind = K::kInt, .unit = "", .fallback = "20", .min = 1, .max = kInt32Max,
+     .doc = "sorted scan: the gathered extents may use RAM / this (RAM taken as 2 x zfs_arc_max), at most 5 % of "
+            "the allocated space, at least zfs_scan_mem_lim_min"},
+    {.name = "zfs_scan_mem_lim_soft_fact", .kind = K::kInt, .unit = "", .fallback = "20", .min = 1,
+     .max = kInt32Max, .doc = "sorted scan: issuing stops once memory is below the limit less limit / this"},
+    {.name = "zfs_scan_mem_lim_min", .kind = K::kBytes, .unit = "bytes", .fallback = "16M", .min = 0,
+     .max = INT64_MAX / 4, .doc = "sorted scan: smallest memory limit"},
+    {.name = "zfs_scan_mem_lim_soft_max", .kind = K::kBytes, .unit = "bytes", .fallback = "128M", .min = 0,
+     .max = INT64_MAX / 4, .doc = "sorted scan: most the soft limit stays below the hard one"},
+    {.name = "zfs_no_scrub_prefetch", .kind = K::kBool, .unit = "", .fallback = "false",
+     .doc = "the scan reads its indirect blocks only when it visits them, without reading ahead"},
+
     // ---- Write path: dirty data, txg sync, write throttle (dsl_pool.c, dmu_tx.c, vdev_queue.c;
     // the OpenZFS write throttle of illumos 4045, 2013; older eras are not modelled) ----
     {.name = "zfs_dirty_data_max", .kind = K::kBytes, .unit = "bytes", .fallback = "0", .min = 0,

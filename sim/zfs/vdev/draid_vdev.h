@@ -42,6 +42,8 @@ class DraidVdev : public Vdev {
   // onto a distributed spare).
   bool readable() const override;
   int nparity() const override { return layout_.config().parity; }
+  // vdev_draid_ndisks less parity: the children that are not spare space.
+  int data_disks() const override { return layout_.config().disks() - layout_.config().parity; }
   int64_t PsizeToAsize(int64_t psize, int ashift) const override;
   int64_t block_alignment_bytes() const override {
     return int64_t{layout_.config().group_width()} << ashift_;

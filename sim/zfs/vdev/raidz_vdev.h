@@ -29,6 +29,7 @@ class RaidzVdev : public Vdev {
   bool rotational() const override;
   bool readable() const override;
   int nparity() const override { return parity_; }
+  int data_disks() const override { return static_cast<int>(children().size()) - parity_; }
   int64_t PsizeToAsize(int64_t psize, int ashift) const override;
   void ResetStats() override;
   void IoStart(Zio* zio) override;

@@ -72,8 +72,11 @@ class Vdev {
   // Whether a read can be served (a leaf that is not faulted; a mirror with a
   // readable child; a RAID-Z group missing at most `parity` children).
   virtual bool readable() const = 0;
-  // Parity columns of a row (vdev_nparity): 0 but for RAID-Z.
+  // Parity columns of a row (vdev_nparity): 0 but for RAID-Z and dRAID.
   virtual int nparity() const { return 0; }
+  // The disks a block's data spreads over (vdev_get_ndisks - vdev_get_nparity):
+  // 1 for a disk or a mirror; the sorted scan scales its bytes in flight by it.
+  virtual int data_disks() const { return 1; }
   // Bytes a block of `psize` occupies in this vdev's space (vdev_op_psize_to_asize):
   // whole sectors of 1 << ashift; RAID-Z adds its parity and padding.
   virtual int64_t PsizeToAsize(int64_t psize, int ashift) const;

@@ -1,0 +1,89 @@
+#include "sim/workload/scrub.h"
+
+#include <memory>
+#include <stdexcept>
+
+#include "sim/core/status.h"
+#include "sim/core/time.h"
+#include "sim/stats/run_check.h"
+#include "sim/zfs/layout_preset.h"
+#include "sim/zfs/pool_state.h"
+
+namespace ziosim {
+namespace {
+
+constexpr int kMaxFiles = 100000;
+
+void CheckOptions(const ScrubOptions& o) {
+  if (o.files < 0 || o.files > kMaxFiles) {
+    throw InputError("--files: " + std::to_string(o.files) + " is not between 0 and " + std::to_string(kMaxFiles));
+  }
+  if (o.file_size <= 0) throw InputError("--file-size: must be positive");
+  if (o.recordsize < 512 || o.recordsize > (16 << 20) || (o.recordsize & (o.recordsize - 1)) != 0) {
+    throw InputError("--recordsize: must be a power of two from 512 to 16M");
+  }
+  if (o.stop_after < 0) throw InputError("--stop-after: must not be negative");
+}
+
+// Where the old data lies: an allocator in the same state the files' allocator
+// starts from (the same seed draws the same old data), every metaslab laid out.
+std::vector<std::vector<Dva>> OldData(const Pool& pool, const PoolState& state, const LayoutPreset& preset,
+                                      uint64_t seed) {
+  std::vector<std::vector<Dva>> runs;
+  const double fill = WriteOrderOf(preset).old_data_fill;
+  if (!state.set && fill <= 0) return runs;
+  BlockAllocator old = state.set ? BlockAllocator(pool, state, seed) : BlockAllocator(pool, fill, seed);
+  for (int t = 0; t < pool.top_count(); ++t) runs.push_back(old.UsedRuns(t));
+  return runs;
+}
+
+}  // namespace
+
+void CheckScrubOptions(const ScrubOptions& o) {
+  CheckOptions(o);
+  const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
+  CheckPoolStateWithLayout(state, ParseLayoutPreset(o.layout));
+  Simulation sim;
+  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  if (state.set) BlockAllocator(pool, state, o.seed, o.pool_state_label);
+}
+
+ScrubResult RunScrub(const ScrubOptions& o) {
+  CheckScrubOptions(o);
+  Simulation sim;
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
+  const LayoutPreset preset = ParseLayoutPreset(o.layout);
+  std::vector<FileSpec> specs(static_cast<size_t>(o.files));
+  for (FileSpec& s : specs) {
+    s.size_bytes = o.file_size;
+    s.recordsize = o.recordsize;
+  }
+  ScrubResult r;
+  const std::vector<std::vector<Dva>> old = OldData(pool, state, preset, o.seed);
+  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, preset, o.seed, state, &r.pool_before);
+  const ScanTree tree(pool, layouts, old, o.recordsize);
+  if (tree.blocks() == 0) throw InputError("--files: the pool holds no data to scrub (give --files or --pool-state)");
+
+  DslScan scan(&sim, &pool, &tree, ZioScan::kScrub, o.stop_after);
+  scan.Start();
+  while (!scan.done() && sim.Step()) {
+  }
+  if (!scan.done()) throw std::logic_error("internal error: the scrub stalled with no event pending");
+  pool.SettleStats();
+  r.scan = scan.Result();
+  r.pool = FormatPoolSpec(pool.spec());
+  r.profile = o.profile;
+  r.file_bytes = static_cast<int64_t>(o.files) * o.file_size;
+  const double elapsed_s = NsToSec(r.scan.elapsed_ns);
+  r.issued_mb_s = elapsed_s > 0 ? static_cast<double>(r.scan.issued_bytes) / elapsed_s / 1e6 : 0;
+  r.predicted_s = r.scan.complete || r.scan.issued_bytes == 0
+                      ? elapsed_s
+                      : elapsed_s * static_cast<double>(r.scan.to_examine_bytes) /
+                            static_cast<double>(r.scan.issued_bytes);
+  r.disks = ReportDisks(pool, r.scan.elapsed_ns);
+  CheckPoolQuiescent(pool, r.scan.elapsed_ns);
+  return r;
+}
+
+}  // namespace ziosim

@@ -1,0 +1,56 @@
+// `ziosim scrub`: how long a scrub of a pool takes and what it does to the
+// disks. The pool holds files laid out by the allocation model (--files,
+// --file-size, --layout) on a pool that may be partly full already
+// (--pool-state: the old data is scrubbed too); the scan is the era's
+// (sim/zfs/scan/dsl_scan.h: the legacy block-pointer-order scan before
+// OpenZFS 0.8, the sorted scan after). A scrub of a large pool can stop after
+// --stop-after bytes issued: the rest is then predicted from the rate so far,
+// as `zpool status` predicts it.
+#ifndef ZIOSIM_SIM_WORKLOAD_SCRUB_H_
+#define ZIOSIM_SIM_WORKLOAD_SCRUB_H_
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/zfs/allocator.h"
+#include "sim/zfs/pool_report.h"
+#include "sim/zfs/scan/dsl_scan.h"
+#include "sim/zfs/tunables.h"
+
+namespace ziosim {
+
+struct ScrubOptions {
+  std::string pool;
+  int ashift = 12;
+  std::string profile = std::string(kDefaultProfile);
+  std::vector<std::pair<std::string, std::string>> settings;
+  int files = 1;
+  int64_t file_size = int64_t{1} << 30;
+  int64_t recordsize = 128 << 10;
+  std::string layout = "sequential";
+  std::string pool_state;
+  std::string pool_state_label = "--pool-state";
+  int64_t stop_after = 0;  // bytes issued; 0: the whole pool
+  uint64_t seed = 1;
+};
+
+struct ScrubResult {
+  std::string pool;
+  std::string profile;
+  ScanResult scan;
+  double predicted_s = 0;        // the whole scrub: elapsed, or extrapolated from the issue rate
+  double issued_mb_s = 0;        // issued bytes / elapsed (MB = 10^6)
+  std::vector<DiskReport> disks;
+  PoolFigures pool_before;       // CAP and FRAG before the files
+  int64_t file_bytes = 0;
+};
+
+// Throws InputError for bad options.
+ScrubResult RunScrub(const ScrubOptions& options);
+void CheckScrubOptions(const ScrubOptions& options);
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_SIM_WORKLOAD_SCRUB_H_

@@ -1,0 +1,84 @@
+// `scrub`: its options, declared once, and its result, one JSON value.
+#include "sim/core/units.h"
+#include "sim/workload/option_groups.h"
+#include "sim/workload/scrub.h"
+#include "sim/workload/workload_front.h"
+#include "sim/zfs/pool_spec.h"
+
+namespace ziosim {
+namespace {
+
+using O = ScrubOptions;
+
+OptionTable<O> Table() {
+  return {"scrub",
+          Concat<O>({
+              {PoolOption<O>("raidz2 6xhgst-nas-4tb"),
+               In("workload", IntOption("files", &O::files, "Files written before the scrub (objects 2, 3, ...)")),
+               In("workload", SizeOption("file_size", &O::file_size, "Size of each file")),
+               In("workload", SizeOption("stop_after", &O::stop_after,
+                                         "Stop once this many bytes were read and predict the rest from the rate, "
+                                         "as zpool status does; 0: scrub everything",
+                                         false))},
+              FileDatasetGroup<O>(),
+              {In("pool", TextOption("layout", &O::layout,
+                                     "On-disk layout of the files: sequential, writers:N, shuffle:K, fragmented:PCT, "
+                                     "sendrecv")),
+               PoolStateOption<O>()},
+              EraGroup<O>(),
+          })};
+}
+
+// One line per txg slice: what `zpool status` shows then.
+Json SamplesJson(const ScrubResult& r) {
+  Json rows = Json::array();
+  for (const ScanSample& s : r.scan.samples) {
+    rows.push_back({{"t_s", NsToSec(s.t_ns)},
+                    {"examined_bytes", s.examined_bytes},
+                    {"issued_bytes", s.issued_bytes},
+                    {"phase", s.traversing ? "scanning" : "issuing"}});
+  }
+  return rows;
+}
+
+Json Run(const O& o) {
+  const ScrubResult r = RunScrub(o);
+  const ScanResult& s = r.scan;
+  return {{"workload", "scrub"},
+          {"pool", r.pool},
+          {"profile", r.profile},
+          {"scan", s.legacy ? "legacy" : "sorted"},
+          {"files", o.files},
+          {"file_size_bytes", o.file_size},
+          {"recordsize_bytes", o.recordsize},
+          {"layout", o.layout},
+          {"pool_state", o.pool_state.empty() ? Json() : Json(ParsePoolState(o.pool_state, o.pool_state_label).text)},
+          {"seed", o.seed},
+          {"runs", Json::array({{{"complete", s.complete},
+                                 {"to_examine_bytes", s.to_examine_bytes},
+                                 {"examined_bytes", s.examined_bytes},
+                                 {"issued_bytes", s.issued_bytes},
+                                 {"elapsed_s", NsToSec(s.elapsed_ns)},
+                                 {"predicted_s", r.predicted_s},
+                                 {"issued_mb_s", r.issued_mb_s},
+                                 {"scan_reads", s.blocks_read},
+                                 {"indirect_reads", s.indirect_reads},
+                                 {"txgs", s.txgs},
+                                 {"clearing_txgs", s.clearing_txgs},
+                                 {"peak_queue_bytes", s.peak_queue_bytes},
+                                 {"queue_limit_bytes", s.queue_limit_bytes},
+                                 {"cap_pct_before", r.pool_before.cap_pct},
+                                 {"frag_pct_before", r.pool_before.frag_pct},
+                                 {"disks", DisksToJson(r.disks)},
+                                 {"progress", SamplesJson(r)}}})}};
+}
+
+}  // namespace
+
+const WorkloadFront& ScrubFront() {
+  static const TableWorkload<O> front("Scrub a pool: how long, how fast per disk, in the era's scan order", Table(),
+                                      Run, CheckScrubOptions);
+  return front;
+}
+
+}  // namespace ziosim

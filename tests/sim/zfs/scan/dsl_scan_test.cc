@@ -1,0 +1,172 @@
+// The scrub of both eras: it reads every DVA of every block once (files,
+// their indirect blocks, the old data of a --pool-state pool), whatever the
+// layout and the pool; the sorted scan reads each vdev in address order when
+// it drains its queues, the legacy one in block-pointer order, which on a
+// disk makes the sorted one faster for interleaved files; running out of
+// queue memory makes the sorted scan issue before its walk is done; and a
+// scrub stopped early predicts the rest.
+#include "sim/zfs/scan/dsl_scan.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/core/simulation.h"
+#include "sim/workload/scrub.h"
+#include "sim/zfs/allocator.h"
+#include "sim/zfs/layout_preset.h"
+#include "sim/zfs/pool.h"
+#include "sim/zfs/pool_spec.h"
+#include "sim/zfs/pool_state.h"
+#include "sim/zfs/tunables.h"
+#include "sim/zfs/vdev/leaf_vdev.h"
+
+namespace ziosim {
+namespace {
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+constexpr char kDisk[] = "fixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G";
+
+struct ScanRecorder : LeafIoObserver {
+  // (leaf, physical offset) of every scrub-class leaf zio, and the order the device got them in.
+  std::multiset<std::pair<std::string, int64_t>> reads;
+  std::map<std::string, std::vector<int64_t>> order;
+  void OnLeafIoDone(const LeafVdev& leaf, const Zio& zio, const Zio& issued, SimTime) override {
+    if (zio.priority != ZioPriority::kScrub || zio.scan == ZioScan::kNone) return;
+    reads.insert({leaf.name(), zio.offset});
+    if (&zio == &issued || zio.offset == issued.offset) order[leaf.name()].push_back(issued.offset);
+  }
+};
+
+struct Run {
+  ScanResult result;
+  ScanRecorder rec;
+  int64_t dvas = 0;
+};
+
+Tunables Era(const std::string& profile, std::vector<std::pair<std::string, std::string>> settings = {}) {
+  return RunTunables(profile, settings);
+}
+
+std::unique_ptr<Run> Scrub(const std::string& spec, const Tunables& t, int files, int64_t file_size,
+                           const std::string& layout, const std::string& state_text = "", int64_t stop = 0,
+                           int64_t recordsize = 128 << 10) {
+  auto run = std::make_unique<Run>();
+  Simulation sim;
+  Pool pool(&sim, ParsePoolSpec(spec, 12), t);
+  const PoolState state = ParsePoolState(state_text, "--pool-state");
+  std::vector<std::vector<Dva>> old;
+  if (state.set) {
+    BlockAllocator a(pool, state, 1);
+    for (int i = 0; i < pool.top_count(); ++i) old.push_back(a.UsedRuns(i));
+  }
+  std::vector<FileSpec> specs(static_cast<size_t>(files), FileSpec{file_size, recordsize, 1.0, false});
+  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset(layout), 1, state);
+  const ScanTree tree(pool, layouts, old, recordsize);
+  for (int64_t o = 0; o < tree.objects(); ++o) {
+    const int64_t n = tree.indirect_blocks(o);
+    for (int64_t i = 0; i < std::max<int64_t>(n, 1); ++i) {
+      for (int64_t b = tree.first_data(o, i); b < tree.end_data(o, i); ++b) {
+        const ScanBlock blk = tree.Data(o, b);
+        if (!blk.hole) run->dvas += blk.top2 >= 0 ? 2 : 1;
+      }
+      if (n > 0) {
+        const ScanBlock ind = tree.Indirect(o, i);
+        if (!ind.hole) run->dvas += ind.top2 >= 0 ? 2 : 1;
+      }
+    }
+  }
+  pool.set_observer(&run->rec);
+  DslScan scan(&sim, &pool, &tree, ZioScan::kScrub, stop);
+  scan.Start();
+  while (!scan.done() && sim.Step()) {
+  }
+  EXPECT_TRUE(scan.done());
+  run->result = scan.Result();
+  pool.set_observer(nullptr);
+  return run;
+}
+
+class EveryBlockOnce : public ::testing::TestWithParam<std::tuple<std::string, std::string, std::string, std::string>> {};
+
+TEST_P(EveryBlockOnce, EachDvaIsReadOnceAndNoSectorTwice) {
+  const auto& [spec, profile, layout, state] = GetParam();
+  const auto run = Scrub(spec, Era(profile), 3, 24 * kMiB, layout, state);
+  const ScanResult& r = run->result;
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.blocks_read, run->dvas);
+  EXPECT_EQ(r.examined_bytes, r.to_examine_bytes);
+  EXPECT_EQ(r.issued_bytes, r.to_examine_bytes);
+  EXPECT_GT(r.to_examine_bytes, 3 * 24 * kMiB);
+  // No leaf sector is read twice: each column (each mirror copy) once.
+  std::set<std::pair<std::string, int64_t>> unique(run->rec.reads.begin(), run->rec.reads.end());
+  EXPECT_EQ(unique.size(), run->rec.reads.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pools, EveryBlockOnce,
+    ::testing::Values(std::make_tuple(std::string("mirror 2x") + kDisk, "openzfs-2.1", "sequential", ""),
+                      std::make_tuple(std::string("mirror 2x") + kDisk, "zol-0.7", "writers:3", ""),
+                      std::make_tuple(std::string("raidz2 5x") + kDisk, "openzfs-2.1", "writers:3", "cap=20,frag=30"),
+                      std::make_tuple(std::string("raidz1 3x") + kDisk, "zol-0.7", "sequential", "cap=10"),
+                      std::make_tuple(std::string("draid2:4d:1s 7x") + kDisk, "openzfs-2.1", "shuffle:8", "cap=15,frag=20"),
+                      std::make_tuple(std::string(kDisk) + " " + kDisk, "openzfs-2.2", "sequential", "")));
+
+// Sorted: each disk in address order while draining; legacy: block-pointer order, so three
+// interleaved files make the head go back and forth, and the sorted scrub is faster.
+TEST(ScanOrder, SortedReadsEachDiskInAddressOrderAndBeatsLegacyOnInterleavedFiles) {
+  const std::string spec = std::string(kDisk);
+  const auto sorted = Scrub(spec, Era("openzfs-2.1"), 3, 32 * kMiB, "writers:3");
+  const auto legacy = Scrub(spec, Era("openzfs-2.1", {{"zfs_scan_legacy", "true"}}), 3, 32 * kMiB, "writers:3");
+  // Each file's blocks lie in runs a txg long, the three files' runs alternating: the legacy
+  // scan reads file after file, going back to the start of the disk for each.
+  auto descents = [](const std::vector<int64_t>& v) {
+    int64_t down = 0;
+    for (size_t i = 1; i < v.size(); ++i) down += v[i] < v[i - 1];
+    return down;
+  };
+  EXPECT_LE(descents(sorted->rec.order.begin()->second), 1);
+  EXPECT_GE(descents(legacy->rec.order.begin()->second), 2);
+  EXPECT_LT(sorted->result.elapsed_ns, legacy->result.elapsed_ns);
+  EXPECT_FALSE(sorted->result.legacy);
+  EXPECT_TRUE(legacy->result.legacy);
+}
+
+// The walk takes txgs of its own when it waits for each indirect block (no read-ahead, 4K
+// records: an indirect block per 4 MiB, 1 s txgs); with a tiny queue memory limit the txgs
+// after the first issue what was gathered before the walk goes on.
+TEST(ScanMemory, ALowQueueLimitIssuesBeforeTheWalkIsDone) {
+  const Tunables t = Era("openzfs-2.1", {{"zfs_arc_max", "64M"}, {"zfs_scan_mem_lim_fact", "4096"},
+                                         {"zfs_scan_mem_lim_min", "16K"}, {"zfs_no_scrub_prefetch", "true"},
+                                         {"zfs_txg_timeout", "1"}, {"zfs_scrub_min_time_ms", "1"}});
+  const auto run = Scrub(std::string("mirror 2x") + kDisk, t, 16, 64 * kMiB, "sequential", "", 0, 4096);
+  EXPECT_GT(run->result.clearing_txgs, 0);
+  EXPECT_TRUE(run->result.complete);
+  EXPECT_EQ(run->result.blocks_read, run->dvas);
+  EXPECT_GT(run->result.txgs, 2);
+}
+
+TEST(ScanStop, AScrubStoppedEarlyPredictsTheRest) {
+  ScrubOptions o;
+  o.pool = std::string("raidz1 3x") + kDisk;
+  o.files = 2;
+  o.file_size = 64 * kMiB;
+  o.stop_after = 40 * kMiB;
+  const ScrubResult part = RunScrub(o);
+  EXPECT_FALSE(part.scan.complete);
+  EXPECT_GE(part.scan.issued_bytes, 40 * kMiB);
+  EXPECT_LT(part.scan.issued_bytes, part.scan.to_examine_bytes);
+  o.stop_after = 0;
+  const ScrubResult whole = RunScrub(o);
+  EXPECT_TRUE(whole.scan.complete);
+  // The rate of the first part predicts the whole within 25 % (the drain's tail is not in it).
+  EXPECT_NEAR(part.predicted_s, whole.predicted_s, 0.25 * whole.predicted_s);
+}
+
+}  // namespace
+}  // namespace ziosim
