@@ -30,6 +30,7 @@ __all__ = [
     "calibrate",
     "demo",
     "disk_bench",
+    "draid_map",
     "drive_values",
     "drives",
     "fio",
@@ -39,6 +40,7 @@ __all__ = [
     "readers",
     "replay",
     "run_scenario",
+    "scrub",
     "tunables",
     "validate_disksim",
     "workload",
@@ -217,6 +219,40 @@ max cylinders; the first bucket, 0 to 2, holds the reads that did not move the h
 ``per_disk=True, interval_ms=T``: one row per disk per interval (``zpool iostat -v``):
 ``interval``, ``t_start_s``, ``t_end_s``, ``disk``, ``reads``, ``read_bytes``,
 ``read_ops_s``, ``read_mb_s``.
+""")
+
+
+def _scrub_frame(result: Mapping[str, Any], per_disk: bool = False, progress: bool = False) -> pd.DataFrame:
+    _one_shape(per_disk=per_disk, progress=progress)
+    run = result["runs"][0]
+    if progress:
+        return _front.frame(run["progress"], _front.identity(result), "scrub")
+    if per_disk:
+        return _front.frame(_disk_rows(run["disks"], {}, False), _front.identity(result), "scrub")
+    return _front.frame([_front.flatten(run, skip=("disks", "progress"))], _front.identity(result), "scrub")
+
+
+scrub = _front.function(
+    "scrub", _scrub_frame,
+    summary="Scrub a pool: how long, how fast per disk, in the era's scan order",
+    shape_args=[("per_disk", False, "one row per disk instead of one row for the scrub."),
+                ("progress", False, "one row per txg: what ``zpool status`` shows after it.")],
+    returns="""
+Every row is led by the scrub's identification: ``pool``, ``profile``, ``scan`` (``legacy`` or
+``sorted``, from the profile's ``zfs_scan_legacy``), ``files``, ``file_size_bytes``,
+``recordsize_bytes``, ``layout``, ``pool_state``, ``seed``.
+
+Default: one row: ``complete`` (False when ``stop_after`` stopped it), ``to_examine_bytes``,
+``examined_bytes``, ``issued_bytes`` (every DVA's allocated size, as zpool status counts),
+``elapsed_s``, ``predicted_s`` (the whole scrub; extrapolated from the issue rate when stopped),
+``issued_mb_s``, ``scan_reads``, ``indirect_reads``, ``txgs``, ``clearing_txgs`` (sorted: txgs that
+issued because the queues' memory ran out), ``peak_queue_bytes``, ``queue_limit_bytes``,
+``cap_pct_before``, ``frag_pct_before``.
+
+``per_disk=True``: one row per disk (the per-disk columns of :func:`block_read`).
+
+``progress=True``: one row per txg: ``t_s``, ``examined_bytes``, ``issued_bytes``, ``phase``
+(``scanning``: the walk gathered; ``issuing``: the queues were read).
 """)
 
 

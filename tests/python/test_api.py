@@ -145,6 +145,24 @@ def test_raidz_map():
     assert small["asize"].iloc[0] == 6 * 4096
 
 
+def test_scrub_frames_and_eras():
+    kw = dict(files=2, file_size="32M", layout="writers:2")
+    pool = "mirror 2xfixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G"
+    one = ziosim.scrub(pool, profile="openzfs-2.1", **kw)
+    assert len(one) == 1 and one["scan"].iloc[0] == "sorted" and bool(one["complete"].iloc[0])
+    # A scrub reads both copies: the disks read twice what it issues (one DVA, two children),
+    # and the walk's own reads of the indirect blocks (one child each).
+    disks = ziosim.scrub(pool, profile="openzfs-2.1", per_disk=True, **kw)
+    walk = disks["read_bytes"].sum() - 2 * one["issued_bytes"].iloc[0]
+    assert 0 < walk <= one["indirect_reads"].iloc[0] * 128 * 1024
+    assert one["issued_bytes"].iloc[0] == one["to_examine_bytes"].iloc[0] > 64 * 2**20
+    assert ziosim.scrub(pool, profile="zol-0.7", **kw)["scan"].iloc[0] == "legacy"
+    progress = ziosim.scrub(pool, profile="openzfs-2.1", progress=True, **kw)
+    assert list(progress["phase"][:1]) == ["scanning"] and progress["issued_bytes"].is_monotonic_increasing
+    part = ziosim.scrub(pool, profile="openzfs-2.1", stop_after="16M", **kw)
+    assert not bool(part["complete"].iloc[0]) and part["predicted_s"].iloc[0] > part["elapsed_s"].iloc[0]
+
+
 def test_draid_map():
     # zpool create's defaults: draid2 over 12 disks with one spare is 8 data + 2 parity per group.
     df = ziosim.draid_map("draid2:1s", ashift=12, psize="20K", children=12)

@@ -56,6 +56,8 @@ CASES = [
      'is too high, at most 8 disks are available for data'),
     ("malformed dRAID keyword", lambda t: ziosim.draid_map("draid2:8q", ashift=12, psize="4K", children=12),
      "draid: invalid dRAID syntax; expected [:<number><c|d|s>] not ':8q' (children)"),
+    ("nothing to scrub", lambda t: ziosim.scrub(MIRROR, files=0),
+     "files: the pool holds no data to scrub (give files or pool_state)"),
     ("spare outside a dRAID", lambda t: ziosim.block_read(MIRROR, spared=["d0"]),
      "spared: d0 is not in a dRAID vdev (no distributed spares)"),
     ("zero size", lambda t: ziosim.readers(ONE_DISK, readers=1, file_size="0"), 'file_size: "0" is not a positive size'),
