@@ -39,20 +39,20 @@ void PrintScrubText(const Json& result) {
     std::printf("scan:    scrub repaired 0B in %s with 0 errors\n", Duration(r["elapsed_s"].get<double>()).c_str());
   } else {
     std::printf("scan:    scrub in progress: %s issued of %s (%.1f %%) after %s; predicted whole scrub %s\n",
-                SizeText(static_cast<int64_t>(issued)).c_str(), SizeText(static_cast<int64_t>(total)).c_str(),
+                NiceBytes(static_cast<int64_t>(issued)).c_str(), NiceBytes(static_cast<int64_t>(total)).c_str(),
                 total > 0 ? 100.0 * issued / total : 0.0, Duration(r["elapsed_s"].get<double>()).c_str(),
                 Duration(r["predicted_s"].get<double>()).c_str());
   }
   std::printf("         %s to examine, issued at %.1f MB/s; %lld scan reads, %lld indirect-block reads, %lld txgs",
-              SizeText(static_cast<int64_t>(total)).c_str(), r["issued_mb_s"].get<double>(),
+              NiceBytes(static_cast<int64_t>(total)).c_str(), r["issued_mb_s"].get<double>(),
               static_cast<long long>(r["scan_reads"].get<int64_t>()),
               static_cast<long long>(r["indirect_reads"].get<int64_t>()),
               static_cast<long long>(r["txgs"].get<int64_t>()));
   if (result["scan"] == "sorted") {
     std::printf(" (%lld issuing for memory); queues peaked at %s of %s",
                 static_cast<long long>(r["clearing_txgs"].get<int64_t>()),
-                SizeText(r["peak_queue_bytes"].get<int64_t>()).c_str(),
-                SizeText(r["queue_limit_bytes"].get<int64_t>()).c_str());
+                NiceBytes(r["peak_queue_bytes"].get<int64_t>()).c_str(),
+                NiceBytes(r["queue_limit_bytes"].get<int64_t>()).c_str());
   }
   std::printf("\n\nprogress (zpool status after each txg)\n%10s %14s %14s  %s\n", "t (s)", "examined", "issued",
               "the txg");
@@ -61,8 +61,8 @@ void PrintScrubText(const Json& result) {
   for (size_t i = 0; i < rows.size(); ++i) {
     if (i % step != 0 && i + 1 != rows.size()) continue;
     std::printf("%10.1f %14s %14s  %s\n", rows[i]["t_s"].get<double>(),
-                SizeText(rows[i]["examined_bytes"].get<int64_t>()).c_str(),
-                SizeText(rows[i]["issued_bytes"].get<int64_t>()).c_str(),
+                NiceBytes(rows[i]["examined_bytes"].get<int64_t>()).c_str(),
+                NiceBytes(rows[i]["issued_bytes"].get<int64_t>()).c_str(),
                 rows[i]["phase"].get<std::string>().c_str());
   }
   std::printf("\n%s", FormatDiskTable(r["disks"]).c_str());

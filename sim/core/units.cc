@@ -1,5 +1,7 @@
 #include "sim/core/units.h"
 
+#include <cstdio>
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -154,6 +156,23 @@ std::string SizeText(int64_t bytes) {
     if (bytes > 0 && bytes % (int64_t{1} << shift) == 0) return std::to_string(bytes >> shift) + letter;
   }
   return std::to_string(bytes);
+}
+
+std::string NiceBytes(int64_t bytes) {
+  static constexpr char kUnits[] = "BKMGTPE";
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 6) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[32];
+  if (u == 0) {
+    std::snprintf(buf, sizeof buf, "%lldB", static_cast<long long>(bytes));
+  } else {
+    std::snprintf(buf, sizeof buf, v < 10 ? "%.2f%c" : v < 100 ? "%.1f%c" : "%.0f%c", v, kUnits[u]);
+  }
+  return buf;
 }
 
 int64_t ParsePositiveSize(std::string_view text, std::string_view field) {

@@ -32,6 +32,9 @@ int64_t ParsePositiveSize(std::string_view text, std::string_view field);
 // A size as a user would type it: "128K" when it is a whole number of K, M, G
 // or T (binary, the grammar above), else the number of bytes.
 std::string SizeText(int64_t bytes);
+// A size as zpool prints it (zfs_nicenum): three significant digits and the
+// binary unit, "1.23G", "512K", "16.0T".
+std::string NiceBytes(int64_t bytes);
 
 // A duration as fio writes it: a whole number with an optional unit (ns, us, ms, s,
 // m, h, d; seconds when omitted). Throws InputError naming `field`.

@@ -37,6 +37,22 @@ std::vector<std::vector<Dva>> OldData(const Pool& pool, const PoolState& state, 
   return runs;
 }
 
+// A scrub stopped early: its walking and its issuing each continued at their
+// rate so far. The sorted scan's txgs do one or the other; the legacy scan's
+// do both at once, so its issue rate alone is the whole rate (zpool status's).
+double Predict(const ScanResult& s) {
+  if (s.issued_bytes == 0 || s.examined_bytes == 0) return 0;
+  const double total = static_cast<double>(s.to_examine_bytes);
+  double walk_s = 0, issue_s = 0;
+  SimTime prev = 0;
+  for (const ScanSample& x : s.samples) {
+    (x.traversing && !s.legacy ? walk_s : issue_s) += NsToSec(x.t_ns - prev);
+    prev = x.t_ns;
+  }
+  issue_s += NsToSec(s.elapsed_ns - prev);
+  return walk_s * total / static_cast<double>(s.examined_bytes) + issue_s * total / static_cast<double>(s.issued_bytes);
+}
+
 }  // namespace
 
 void CheckScrubOptions(const ScrubOptions& o) {
@@ -77,10 +93,7 @@ ScrubResult RunScrub(const ScrubOptions& o) {
   r.file_bytes = static_cast<int64_t>(o.files) * o.file_size;
   const double elapsed_s = NsToSec(r.scan.elapsed_ns);
   r.issued_mb_s = elapsed_s > 0 ? static_cast<double>(r.scan.issued_bytes) / elapsed_s / 1e6 : 0;
-  r.predicted_s = r.scan.complete || r.scan.issued_bytes == 0
-                      ? elapsed_s
-                      : elapsed_s * static_cast<double>(r.scan.to_examine_bytes) /
-                            static_cast<double>(r.scan.issued_bytes);
+  r.predicted_s = r.scan.complete ? elapsed_s : Predict(r.scan);
   r.disks = ReportDisks(pool, r.scan.elapsed_ns);
   CheckPoolQuiescent(pool, r.scan.elapsed_ns);
   return r;

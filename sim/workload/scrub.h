@@ -40,7 +40,7 @@ struct ScrubResult {
   std::string pool;
   std::string profile;
   ScanResult scan;
-  double predicted_s = 0;        // the whole scrub: elapsed, or extrapolated from the issue rate
+  double predicted_s = 0;        // the whole scrub: elapsed, or its walk and its issue each extrapolated at their rates
   double issued_mb_s = 0;        // issued bytes / elapsed (MB = 10^6)
   std::vector<DiskReport> disks;
   PoolFigures pool_before;       // CAP and FRAG before the files

@@ -179,7 +179,7 @@ bool DslScan::Traverse() {
       }
       case Step::kIndirectSelf: {  // post-order: the indirect block's own scan read
         const ScanBlock b = tree_->Indirect(cur_.obj, cur_.indirect);
-        if (!b.hole && !Visit(b, false)) return false;
+        if (!b.hole && !b.walk_only && !Visit(b, false)) return false;
         ++cur_.indirect;
         cur_.step = Step::kIndirect;
         break;

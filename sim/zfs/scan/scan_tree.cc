@@ -9,6 +9,8 @@ namespace {
 
 // An old object holds as many records as one 128K indirect block points to.
 constexpr int64_t kRecordsPerOldObject = 1024;
+// Its indirect block's size on disk: the allocation model's compressed L1 (allocator.cc).
+constexpr int64_t kOldIndirectPsize = 4096;
 
 }  // namespace
 
@@ -39,7 +41,7 @@ ScanTree::ScanTree(const Pool& pool, const std::vector<FileLayout>& files,
 }
 
 int64_t ScanTree::indirect_blocks(int64_t obj) const {
-  if (obj >= static_cast<int64_t>(files_.size())) return 0;
+  if (obj >= static_cast<int64_t>(files_.size())) return 1;
   const FileLayout& f = files_[static_cast<size_t>(obj)];
   return f.extents(1).empty() ? 0 : f.indirect_blocks();
 }
@@ -61,7 +63,13 @@ ScanBlock ScanTree::FromPointer(const BlockPointer& bp) const {
 }
 
 ScanBlock ScanTree::Indirect(int64_t obj, int64_t i) const {
-  return FromPointer(files_[static_cast<size_t>(obj)].Locate(1, i));
+  const int64_t nfiles = static_cast<int64_t>(files_.size());
+  if (obj < nfiles) return FromPointer(files_[static_cast<size_t>(obj)].Locate(1, i));
+  ScanBlock b = OldBlock((obj - nfiles) * kRecordsPerOldObject);
+  b.psize = std::min(kOldIndirectPsize, b.psize);
+  b.asize = 0;
+  b.walk_only = true;
+  return b;
 }
 
 int64_t ScanTree::first_data(int64_t obj, int64_t i) const {

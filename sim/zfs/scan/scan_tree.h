@@ -6,7 +6,9 @@
 // out) is cut into records, which form objects of their own after the files'
 // (a modelling choice: the old files' structure is not known, so their
 // records are taken in the order they lie on disk, each object as many
-// records as an indirect block points to, without indirect blocks).
+// records as a 128K indirect block points to, that indirect block taken to
+// lie where its first record does: the walk reads it there, 4 KiB as the
+// allocation model's compressed L1s, and it is not itself scrubbed).
 //
 // Nothing is materialised per block: a 100 TB pool costs its extents and runs.
 #ifndef ZIOSIM_SIM_ZFS_SCAN_SCAN_TREE_H_
@@ -33,6 +35,7 @@ struct ScanBlock {
   int64_t offset2 = 0;
   int64_t asize2 = 0;
   int64_t psize = 0;
+  bool walk_only = false;  // old data's stand-in indirect block: read by the walk, not scrubbed
 };
 
 class ScanTree {
@@ -43,7 +46,7 @@ class ScanTree {
            int64_t old_record);
 
   int64_t objects() const { return static_cast<int64_t>(files_.size()) + old_objects_; }
-  // Indirect blocks of object `obj` (0 for old data: its records hang off the dnode).
+  // Indirect blocks of object `obj` (0 for a file of one block: its pointer is in the dnode).
   int64_t indirect_blocks(int64_t obj) const;
   ScanBlock Indirect(int64_t obj, int64_t i) const;
   // Data blocks of object `obj` under indirect block `i` (all of them when the

@@ -77,7 +77,7 @@ std::unique_ptr<Run> Scrub(const std::string& spec, const Tunables& t, int files
       }
       if (n > 0) {
         const ScanBlock ind = tree.Indirect(o, i);
-        if (!ind.hole) run->dvas += ind.top2 >= 0 ? 2 : 1;
+        if (!ind.hole && !ind.walk_only) run->dvas += ind.top2 >= 0 ? 2 : 1;
       }
     }
   }
