@@ -104,6 +104,7 @@ const std::vector<FrontCommand>& FrontCommands() {
       {&DemoFront(), PrintDemoText, false},
       {&CalibrateFront(), PrintCalibrateText, false},
       {&ScrubFront(), PrintScrubText, false},
+      {&ResilverFront(), PrintScrubText, false},
   };
   return commands;
 }

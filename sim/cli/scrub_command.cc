@@ -5,6 +5,7 @@
 #include <string>
 
 #include "sim/cli/front_command.h"
+#include "sim/core/text.h"
 #include "sim/core/units.h"
 #include "sim/zfs/pool_report.h"
 
@@ -35,12 +36,18 @@ void PrintScrubText(const Json& result) {
               static_cast<long long>(r["frag_pct_before"].get<int64_t>()));
   const double issued = static_cast<double>(r["issued_bytes"].get<int64_t>());
   const double total = static_cast<double>(r["to_examine_bytes"].get<int64_t>());
-  if (r["complete"].get<bool>()) {
+  const bool resilver = result["workload"] == "resilver";
+  const char* what = resilver ? "resilver" : "scrub";
+  if (r["complete"].get<bool>() && resilver) {
+    std::printf("scan:    resilvered %s in %s with 0 errors (%s replaced)\n",
+                NiceBytes(r["repair_bytes"].get<int64_t>()).c_str(), Duration(r["elapsed_s"].get<double>()).c_str(),
+                Join(result["replaced"].get<std::vector<std::string>>(), ", ").c_str());
+  } else if (r["complete"].get<bool>()) {
     std::printf("scan:    scrub repaired 0B in %s with 0 errors\n", Duration(r["elapsed_s"].get<double>()).c_str());
   } else {
-    std::printf("scan:    scrub in progress: %s issued of %s (%.1f %%) after %s; predicted whole scrub %s\n",
+    std::printf("scan:    %s in progress: %s issued of %s (%.1f %%) after %s; predicted whole %s %s\n", what,
                 NiceBytes(static_cast<int64_t>(issued)).c_str(), NiceBytes(static_cast<int64_t>(total)).c_str(),
-                total > 0 ? 100.0 * issued / total : 0.0, Duration(r["elapsed_s"].get<double>()).c_str(),
+                total > 0 ? 100.0 * issued / total : 0.0, Duration(r["elapsed_s"].get<double>()).c_str(), what,
                 Duration(r["predicted_s"].get<double>()).c_str());
   }
   std::printf("         %s to examine, issued at %.1f MB/s; %lld scan reads, %lld indirect-block reads, %lld txgs",

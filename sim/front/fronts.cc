@@ -9,7 +9,7 @@ const std::vector<const WorkloadFront*>& WorkloadFronts() {
   static const std::vector<const WorkloadFront*> fronts = {&DiskBenchFront(), &BlockReadFront(), &ReadersFront(),
                                                            &WritersFront(),   &ReplayFront(),    &FioFront(),
                                                            &PersonalityFront(), &DemoFront(), &CalibrateFront(),
-                                                           &ScrubFront()};
+                                                           &ScrubFront(), &ResilverFront()};
   return fronts;
 }
 

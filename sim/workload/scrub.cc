@@ -1,5 +1,6 @@
 #include "sim/workload/scrub.h"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 
@@ -8,6 +9,7 @@
 #include "sim/stats/run_check.h"
 #include "sim/zfs/layout_preset.h"
 #include "sim/zfs/pool_state.h"
+#include "sim/zfs/vdev/leaf_vdev.h"
 
 namespace ziosim {
 namespace {
@@ -75,13 +77,25 @@ ScrubResult RunScrub(const ScrubOptions& o) {
     s.size_bytes = o.file_size;
     s.recordsize = o.recordsize;
   }
+  for (const std::string& name : o.replaced) {
+    auto it = std::find_if(pool.leaves().begin(), pool.leaves().end(), [&](auto* l) { return l->name() == name; });
+    if (it == pool.leaves().end()) throw InputError("--replace: no disk named '" + name + "' in the pool");
+    if ((*it)->replacing()) throw InputError("--replace: " + name + " is given twice");
+    (*it)->set_replacing(true);
+  }
+  if (!pool.root().readable()) {
+    throw InputError("--replace: the pool cannot lose that many disks at once: nothing to resilver from");
+  }
   ScrubResult r;
   const std::vector<std::vector<Dva>> old = OldData(pool, state, preset, o.seed);
   const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, preset, o.seed, state, &r.pool_before);
   const ScanTree tree(pool, layouts, old, o.recordsize);
-  if (tree.blocks() == 0) throw InputError("--files: the pool holds no data to scrub (give --files or --pool-state)");
+  if (tree.blocks() == 0) {
+    throw InputError("--files: the pool holds no data to " + std::string(o.replaced.empty() ? "scrub" : "resilver") +
+                     " (give --files or --pool-state)");
+  }
 
-  DslScan scan(&sim, &pool, &tree, ZioScan::kScrub, o.stop_after);
+  DslScan scan(&sim, &pool, &tree, o.replaced.empty() ? ZioScan::kScrub : ZioScan::kResilver, o.stop_after);
   scan.Start();
   while (!scan.done() && sim.Step()) {
   }

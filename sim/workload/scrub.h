@@ -34,6 +34,9 @@ struct ScrubOptions {
   std::string pool_state_label = "--pool-state";
   int64_t stop_after = 0;  // bytes issued; 0: the whole pool
   uint64_t seed = 1;
+  // A resilver instead of a scrub: these disks failed and were each replaced
+  // by a new disk of the same drive (zpool replace POOL dN), to be healed.
+  std::vector<std::string> replaced;
 };
 
 struct ScrubResult {
@@ -47,7 +50,10 @@ struct ScrubResult {
   int64_t file_bytes = 0;
 };
 
-// Throws InputError for bad options.
+// Throws InputError for bad options. With options.replaced, the healing
+// resilver of those disks (the scan with ZIO_FLAG_RESILVER: only the blocks
+// with a copy or column on them, read as a normal read does but for parity,
+// and written back to them).
 ScrubResult RunScrub(const ScrubOptions& options);
 void CheckScrubOptions(const ScrubOptions& options);
 

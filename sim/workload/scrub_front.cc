@@ -10,23 +10,34 @@ namespace {
 
 using O = ScrubOptions;
 
-OptionTable<O> Table() {
-  return {"scrub",
-          Concat<O>({
-              {PoolOption<O>("raidz2 6xhgst-nas-4tb"),
-               In("workload", IntOption("files", &O::files, "Files written before the scrub (objects 2, 3, ...)")),
-               In("workload", SizeOption("file_size", &O::file_size, "Size of each file")),
-               In("workload", SizeOption("stop_after", &O::stop_after,
-                                         "Stop once this many bytes were read and predict the rest from the rate, "
-                                         "as zpool status does; 0: scrub everything",
-                                         false))},
-              FileDatasetGroup<O>(),
-              {In("pool", TextOption("layout", &O::layout,
-                                     "On-disk layout of the files: sequential, writers:N, shuffle:K, fragmented:PCT, "
-                                     "sendrecv")),
-               PoolStateOption<O>()},
-              EraGroup<O>(),
-          })};
+// The options a scrub and a resilver share.
+std::vector<Option<O>> ScanGroup(const std::string& example) {
+  return Concat<O>({
+      {PoolOption<O>(example),
+       In("workload", IntOption("files", &O::files, "Files written before the scan (objects 2, 3, ...)")),
+       In("workload", SizeOption("file_size", &O::file_size, "Size of each file")),
+       In("workload", SizeOption("stop_after", &O::stop_after,
+                                 "Stop once this many bytes were read and predict the rest from the rates so far, "
+                                 "as zpool status does; 0: scan everything",
+                                 false))},
+      FileDatasetGroup<O>(),
+      {In("pool", TextOption("layout", &O::layout,
+                             "On-disk layout of the files: sequential, writers:N, shuffle:K, fragmented:PCT, "
+                             "sendrecv")),
+       PoolStateOption<O>()},
+      EraGroup<O>(),
+  });
+}
+
+OptionTable<O> Table() { return {"scrub", ScanGroup("raidz2 6xhgst-nas-4tb")}; }
+
+OptionTable<O> ResilverTable() {
+  return {"resilver",
+          Concat<O>({{Required(Flags({"--replace"},
+                                     In("workload", TextListOption("replaced", &O::replaced,
+                                                                   "Disks that failed, each replaced by a new disk of "
+                                                                   "the same drive (zpool replace POOL dN)"))))},
+                     ScanGroup("raidz2 6xhgst-nas-4tb")})};
 }
 
 // One line per txg slice: what `zpool status` shows then.
@@ -44,7 +55,7 @@ Json SamplesJson(const ScrubResult& r) {
 Json Run(const O& o) {
   const ScrubResult r = RunScrub(o);
   const ScanResult& s = r.scan;
-  return {{"workload", "scrub"},
+  return {{"workload", o.replaced.empty() ? "scrub" : "resilver"},
           {"pool", r.pool},
           {"profile", r.profile},
           {"scan", s.legacy ? "legacy" : "sorted"},
@@ -54,6 +65,7 @@ Json Run(const O& o) {
           {"layout", o.layout},
           {"pool_state", o.pool_state.empty() ? Json() : Json(ParsePoolState(o.pool_state, o.pool_state_label).text)},
           {"seed", o.seed},
+          {"replaced", o.replaced},
           {"runs", Json::array({{{"complete", s.complete},
                                  {"to_examine_bytes", s.to_examine_bytes},
                                  {"examined_bytes", s.examined_bytes},
@@ -63,6 +75,8 @@ Json Run(const O& o) {
                                  {"issued_mb_s", r.issued_mb_s},
                                  {"scan_reads", s.blocks_read},
                                  {"indirect_reads", s.indirect_reads},
+                                 {"repair_writes", s.repair_writes},
+                                 {"repair_bytes", s.repair_bytes},
                                  {"txgs", s.txgs},
                                  {"clearing_txgs", s.clearing_txgs},
                                  {"peak_queue_bytes", s.peak_queue_bytes},
@@ -78,6 +92,13 @@ Json Run(const O& o) {
 const WorkloadFront& ScrubFront() {
   static const TableWorkload<O> front("Scrub a pool: how long, how fast per disk, in the era's scan order", Table(),
                                       Run, CheckScrubOptions);
+  return front;
+}
+
+const WorkloadFront& ResilverFront() {
+  static const TableWorkload<O> front(
+      "Resilver replaced disks (the healing resilver): how long the pool runs without its redundancy",
+      ResilverTable(), Run, CheckScrubOptions);
   return front;
 }
 

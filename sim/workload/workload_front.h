@@ -82,6 +82,7 @@ class TableWorkload final : public WorkloadFront {
 // them with the layers' above.
 const WorkloadFront& BlockReadFront();
 const WorkloadFront& ScrubFront();
+const WorkloadFront& ResilverFront();
 const WorkloadFront& DiskBenchFront();
 const WorkloadFront& FioFront();
 const WorkloadFront& ReadersFront();

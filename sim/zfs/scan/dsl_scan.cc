@@ -9,9 +9,11 @@
 namespace ziosim {
 namespace {
 
-// A read's tag: bit 0 set for the traversal's own read of indirect block (tag >> 1);
-// else a scan read whose DVA allocates (tag >> 1) bytes.
+// A read's tag: bit 0 set for the traversal's own read of indirect block (tag >> 2);
+// bit 1 set for a resilver's repair write (of pending read tag >> 2); else a
+// scan read whose DVA allocates (tag >> 2) bytes.
 constexpr uint64_t kIndirectTag = 1;
+constexpr uint64_t kRepairTag = 2;
 
 }  // namespace
 
@@ -133,7 +135,7 @@ bool DslScan::Traverse() {
           } else if (prefetch_) {  // dsl_scan_prefetch: the indirect blocks ahead of the walk
             ++indirect_inflight_;
             pool_->Read(b.top, b.offset, b.psize, legacy_ ? ZioPriority::kAsyncRead : ZioPriority::kScrub, this,
-                        (static_cast<uint64_t>(i) << 1) | kIndirectTag, true);
+                        (static_cast<uint64_t>(i) << 2) | kIndirectTag, true);
           }
         }
         cur_.indirect = 0;
@@ -153,7 +155,7 @@ bool DslScan::Traverse() {
             const ScanBlock b = tree_->Indirect(cur_.obj, cur_.indirect);
             ++indirect_inflight_;
             pool_->Read(b.top, b.offset, b.psize, legacy_ ? ZioPriority::kAsyncRead : ZioPriority::kScrub, this,
-                        (static_cast<uint64_t>(cur_.indirect) << 1) | kIndirectTag, true);
+                        (static_cast<uint64_t>(cur_.indirect) << 2) | kIndirectTag, true);
           }
           waiting_indirect_ = true;
           return false;
@@ -194,6 +196,12 @@ bool DslScan::Traverse() {
 // dsl_scan_scrub_cb: the legacy scan reads the block now; the sorted one queues its DVAs.
 bool DslScan::Visit(const ScanBlock& b, bool /*is_data*/) {
   const int ndvas = b.top2 >= 0 ? 2 : 1;
+  if (func_ == ZioScan::kResilver && !NeedsResilver(b)) {
+    // dsl_scan_scrub_cb: a block the resilver does not need is counted as issued at once.
+    res_.examined_bytes += b.asize + b.asize2;
+    res_.issued_bytes += b.asize + b.asize2;
+    return true;
+  }
   if (legacy_) {
     if (inflight_reads_ >= max_inflight_) return false;  // resumes on a completion
     if (!delayed_ && delay_ns_ > 0 && pool_->last_read_ns() >= 0 && sim_->now() - pool_->last_read_ns() <= idle_ns_) {
@@ -221,13 +229,19 @@ bool DslScan::Visit(const ScanBlock& b, bool /*is_data*/) {
   return true;
 }
 
+// dsl_scan_need_resilver over the block's DVAs.
+bool DslScan::NeedsResilver(const ScanBlock& b) const {
+  if (pool_->top(b.top)->NeedsResilver(b.offset, b.psize)) return true;
+  return b.top2 >= 0 && pool_->top(b.top2)->NeedsResilver(b.offset2, b.psize);
+}
+
 void DslScan::IssueRead(int top, int64_t offset, int64_t psize, int64_t asize) {
   if (legacy_) {
     ++inflight_reads_;
   } else {
     tops_[static_cast<size_t>(top)].inflight_bytes += psize;
   }
-  pool_->ScanRead(top, offset, psize, func_, this, static_cast<uint64_t>(asize) << 1);
+  pool_->ScanRead(top, offset, psize, func_, this, static_cast<uint64_t>(asize) << 2);
 }
 
 // scan_io_queues_run_one for every top-level vdev: batches of an extent, each
@@ -267,26 +281,57 @@ void DslScan::EndSliceWhenDrained() {
 }
 
 void DslScan::OnZioDone(Zio* zio) {
-  if ((zio->tag & kIndirectTag) != 0) {
+  if ((zio->tag & kRepairTag) != 0) {
+    ++res_.repair_writes;
+    res_.repair_bytes += zio->size;
+    auto it = repairs_.find(zio->tag >> 2);
+    if (--it->second.writes == 0) {
+      Release(it->second.top, it->second.psize);
+      repairs_.erase(it);
+    }
+  } else if ((zio->tag & kIndirectTag) != 0) {
     --indirect_inflight_;
     ++res_.indirect_reads;
-    const uint64_t i = zio->tag >> 1;
+    const uint64_t i = zio->tag >> 2;
     if (i < indirect_ready_.size()) indirect_ready_[i] = 1;
     if (waiting_indirect_ && static_cast<int64_t>(i) == cur_.indirect) waiting_indirect_ = false;
   } else {
-    res_.issued_bytes += static_cast<int64_t>(zio->tag >> 1);
+    res_.issued_bytes += static_cast<int64_t>(zio->tag >> 2);
     ++res_.blocks_read;
-    if (legacy_) {
-      --inflight_reads_;
-    } else {
-      tops_[static_cast<size_t>(zio->top_vdev)].inflight_bytes -= zio->size;
-    }
+    if (!StartRepairs(*zio)) Release(zio->top_vdev, zio->size);
   }
   if (ending_slice_) {
     if (InFlight() == 0) sim_->ScheduleIn(0, this, kNextSlice);
     return;
   }
   Run();
+}
+
+// The read's place in flight is given back.
+void DslScan::Release(int top, int64_t psize) {
+  if (legacy_) {
+    --inflight_reads_;
+  } else {
+    tops_[static_cast<size_t>(top)].inflight_bytes -= psize;
+  }
+}
+
+// A resilver read's repair writes to the disks being replaced (children of the
+// read in OpenZFS: the read holds its place in flight until they are done).
+bool DslScan::StartRepairs(const Zio& read) {
+  if (func_ != ZioScan::kResilver) return false;
+  repair_scratch_.clear();
+  pool_->top(read.top_vdev)->RepairWrites(read.offset, read.size, &repair_scratch_);
+  if (repair_scratch_.empty()) return false;
+  const uint64_t id = next_repair_id_++;
+  repairs_[id] = PendingRepair{read.top_vdev, read.size, static_cast<int>(repair_scratch_.size())};
+  for (const Vdev::RepairWrite& w : repair_scratch_) {
+    const auto& leaves = pool_->leaves();
+    const size_t leaf = static_cast<size_t>(std::find(leaves.begin(), leaves.end(), w.leaf) - leaves.begin());
+    pool_->WriteLabel(leaf, w.offset + kVdevLabelStartBytes, w.size, ZioPriority::kAsyncWrite, this,
+                      (id << 2) | kRepairTag);
+  }
+  return true;
 }
 
 void DslScan::OnEvent(uint32_t kind, uint64_t /*arg*/) {

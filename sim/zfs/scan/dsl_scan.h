@@ -28,12 +28,14 @@
 #define ZIOSIM_SIM_ZFS_SCAN_DSL_SCAN_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
 #include "sim/core/simulation.h"
 #include "sim/zfs/scan/scan_queue.h"
 #include "sim/zfs/scan/scan_tree.h"
+#include "sim/zfs/vdev/vdev.h"
 #include "sim/zfs/zio.h"
 
 namespace ziosim {
@@ -56,6 +58,8 @@ struct ScanResult {
   int64_t examined_bytes = 0;
   int64_t issued_bytes = 0;
   int64_t blocks_read = 0;      // scan reads (one per DVA)
+  int64_t repair_writes = 0;    // resilver: writes to the disks being replaced
+  int64_t repair_bytes = 0;
   int64_t indirect_reads = 0;   // the traversal's own reads of indirect blocks
   int64_t txgs = 0;             // slices
   int64_t clearing_txgs = 0;    // sorted: slices that issued because memory ran out
@@ -102,6 +106,9 @@ class DslScan : public ZioDoneListener, public EventHandler {
   bool Traverse();             // false: blocked or the slice is over
   bool Visit(const ScanBlock& b, bool is_data);  // the scan callback; false: blocked
   void IssueRead(int top, int64_t offset, int64_t psize, int64_t asize);
+  bool NeedsResilver(const ScanBlock& b) const;
+  bool StartRepairs(const Zio& read);
+  void Release(int top, int64_t psize);
   void IssueFromQueues();
   bool SliceOver() const;
   void EndSliceWhenDrained();
@@ -134,6 +141,14 @@ class DslScan : public ZioDoneListener, public EventHandler {
   std::vector<char> indirect_ready_;  // the current object's indirect blocks read so far
   std::vector<TopQueue> tops_;
   bool ending_slice_ = false;
+  struct PendingRepair {
+    int top = 0;
+    int64_t psize = 0;
+    int writes = 0;
+  };
+  std::map<uint64_t, PendingRepair> repairs_;  // resilver reads waiting for their repair writes
+  uint64_t next_repair_id_ = 0;
+  std::vector<Vdev::RepairWrite> repair_scratch_;
   int64_t queued_bytes_ = 0;   // sorted: the queues' memory (as of the last insert or txg start)
 };
 

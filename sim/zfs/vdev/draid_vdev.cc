@@ -206,6 +206,33 @@ bool DraidVdev::ForEachChildIo(bool write, bool scan, const DraidBlockMap& map, 
   return true;
 }
 
+// vdev_draid_need_resilver / vdev_draid_group_missing: the block's group
+// holds a child being replaced.
+bool DraidVdev::NeedsResilver(int64_t offset, int64_t psize) const {
+  const DraidBlockMap map = MapDraidBlock(layout_, ashift_, offset, psize);
+  for (int r = 0; r < map.rows; ++r) {
+    for (int i = 0; i < layout_.config().group_width(); ++i) {
+      const RaidzColumn col = DraidColumnAt(layout_, ashift_, map.row[static_cast<size_t>(r)], i);
+      if (IsReplacing(*Holder(col.child, col.offset))) return true;
+    }
+  }
+  return false;
+}
+
+// The healing resilver reads with the scrub map (padding included), so each
+// column of a child being replaced is written whole: the stripe's size.
+void DraidVdev::RepairWrites(int64_t offset, int64_t psize, std::vector<RepairWrite>* out) const {
+  const DraidBlockMap map = MapDraidBlock(layout_, ashift_, offset, psize);
+  for (int r = 0; r < map.rows; ++r) {
+    const DraidRow& row = map.row[static_cast<size_t>(r)];
+    for (int i = 0; i < layout_.config().group_width(); ++i) {
+      const RaidzColumn col = DraidColumnAt(layout_, ashift_, row, i);
+      Vdev* leaf = Holder(col.child, col.offset);
+      if (IsReplacing(*leaf)) out->push_back(RepairWrite{leaf, col.offset, DraidStripeColumnBytes(row, ashift_)});
+    }
+  }
+}
+
 void DraidVdev::IoStart(Zio* zio) {
   const DraidBlockMap map = MapDraidBlock(layout_, ashift_, zio->offset, zio->size);
   const bool write = zio->type == ZioType::kWrite;

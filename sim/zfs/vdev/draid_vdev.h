@@ -50,6 +50,8 @@ class DraidVdev : public Vdev {
   }
   void ResetStats() override;
   void IoStart(Zio* zio) override;
+  bool NeedsResilver(int64_t offset, int64_t psize) const override;
+  void RepairWrites(int64_t offset, int64_t psize, std::vector<RepairWrite>* out) const override;
 
   // Child `child` failed and was rebuilt onto distributed spare `spare`
   // (`zpool replace POOL dN draidP-T-S` and its sequential rebuild done): its

@@ -39,7 +39,8 @@ int64_t LeafVdev::asize_bytes() const {
 }
 
 void LeafVdev::IoStart(Zio* zio) {
-  if (faulted_) {  // the parent should not have chosen us; fail the I/O as ZFS would (ENXIO)
+  if (faulted_ || (replacing_ && zio->type == ZioType::kRead)) {
+    // The parent should not have chosen us; fail the I/O as ZFS would (ENXIO).
     zio->error = ENXIO;
     Finish(zio);
     return;

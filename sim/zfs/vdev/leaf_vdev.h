@@ -36,7 +36,7 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener, publi
   bool is_leaf() const override { return true; }
   int64_t asize_bytes() const override;
   bool rotational() const override { return device_->is_rotational(); }
-  bool readable() const override { return !faulted_; }
+  bool readable() const override { return !faulted_ && !replacing_; }
   void IoStart(Zio* zio) override;
   void ChangePriority(Zio* zio, ZioPriority priority) override;
 
@@ -50,6 +50,10 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener, publi
   void OnEvent(uint32_t kind, uint64_t arg) override;
 
   void set_faulted(bool faulted) { faulted_ = faulted; }
+  // A new disk in place of a failed one, being resilvered: nothing on it can
+  // be read yet (its DTL_MISSING holds every txg), it takes writes.
+  void set_replacing(bool replacing) { replacing_ = replacing; }
+  bool replacing() const { return replacing_; }
   Device& device() { return *device_; }
   const Device& device() const { return *device_; }
   const VdevQueue& queue() const { return *queue_; }
@@ -80,9 +84,13 @@ class LeafVdev : public Vdev, public VdevQueueSink, public DeviceListener, publi
   VdevCache cache_;
   ZioPriority cache_fill_priority_;
   bool faulted_ = false;
+  bool replacing_ = false;
   LeafStats stats_;
   SimTime depth_since_ = 0;
 };
+
+// Whether `v` is a leaf being replaced (resilvered).
+inline bool IsReplacing(const Vdev& v) { return v.is_leaf() && static_cast<const LeafVdev&>(v).replacing(); }
 
 }  // namespace ziosim
 

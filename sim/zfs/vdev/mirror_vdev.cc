@@ -80,6 +80,18 @@ void MirrorVdev::IoStart(Zio* zio) {
   child(c)->IoStart(child_zio);
 }
 
+// vdev_default_need_resilver: the mirror's DTL holds every txg while a child is replaced.
+bool MirrorVdev::NeedsResilver(int64_t /*offset*/, int64_t /*psize*/) const {
+  return std::any_of(children().begin(), children().end(), [](const auto& c) { return IsReplacing(*c); });
+}
+
+// vdev_mirror_io_done: the whole block to every child being replaced.
+void MirrorVdev::RepairWrites(int64_t offset, int64_t psize, std::vector<RepairWrite>* out) const {
+  for (const auto& c : children()) {
+    if (IsReplacing(*c)) out->push_back(RepairWrite{c.get(), offset, psize});
+  }
+}
+
 // vdev_mirror_io_start with ZIO_FLAG_SCRUB: every readable child is read, to
 // verify every copy (a resilver reads one, as a normal read).
 void MirrorVdev::ScrubAllChildren(Zio* zio) {

@@ -44,6 +44,11 @@ class MirrorVdev : public Vdev {
  private:
   LeafVdev* leaf(size_t i) const { return static_cast<LeafVdev*>(child(i)); }
   int ChooseChild(Zio* zio);
+ public:
+  bool NeedsResilver(int64_t offset, int64_t psize) const override;
+  void RepairWrites(int64_t offset, int64_t psize, std::vector<RepairWrite>* out) const override;
+
+ private:
   void ScrubAllChildren(Zio* zio);
 
   std::unique_ptr<MirrorPolicy> policy_;

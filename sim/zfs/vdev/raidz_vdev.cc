@@ -57,6 +57,22 @@ int RaidzVdev::missing_children() const {
 
 bool RaidzVdev::readable() const { return missing_children() <= parity_; }
 
+// vdev_raidz_need_resilver: the block has a column on a child being replaced.
+bool RaidzVdev::NeedsResilver(int64_t offset, int64_t psize) const {
+  std::vector<RepairWrite> w;
+  RepairWrites(offset, psize, &w);
+  return !w.empty();
+}
+
+// vdev_raidz_io_done: the reconstructed column of each child being replaced.
+void RaidzVdev::RepairWrites(int64_t offset, int64_t psize, std::vector<RepairWrite>* out) const {
+  const RaidzMap map = MapRaidzBlock(static_cast<int>(children().size()), parity_, ashift_, offset, psize);
+  for (int c = 0; c < map.columns; ++c) {
+    const RaidzColumn& col = map.column[c];
+    if (col.size > 0 && IsReplacing(*child(col.child))) out->push_back(RepairWrite{child(col.child), col.offset, col.size});
+  }
+}
+
 void RaidzVdev::IoStart(Zio* zio) {
   const int width = static_cast<int>(children().size());
   const RaidzMap map = MapRaidzBlock(width, parity_, ashift_, zio->offset, zio->size);

@@ -33,6 +33,8 @@ class RaidzVdev : public Vdev {
   int64_t PsizeToAsize(int64_t psize, int ashift) const override;
   void ResetStats() override;
   void IoStart(Zio* zio) override;
+  bool NeedsResilver(int64_t offset, int64_t psize) const override;
+  void RepairWrites(int64_t offset, int64_t psize, std::vector<RepairWrite>* out) const override;
 
   const RaidzStats& stats() const { return stats_; }
 

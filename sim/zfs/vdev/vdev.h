@@ -83,6 +83,21 @@ class Vdev {
   // Where a block may start in this vdev's space: a multiple of this many
   // bytes (dRAID: a whole stripe row, vdev_draid_get_astart); 1 elsewhere.
   virtual int64_t block_alignment_bytes() const { return 1; }
+  // A leaf write of a resilver: bytes at a child offset (vdev space) of a leaf.
+  struct RepairWrite {
+    Vdev* leaf = nullptr;
+    int64_t offset = 0;
+    int64_t size = 0;
+  };
+  // Whether the block at `offset` of `psize` bytes has a copy or column on a
+  // disk being replaced (vdev_dtl_need_resilver: a mirror with such a child
+  // always; RAID-Z when the block touches its column; dRAID when the block's
+  // group holds it). False for a vdev without redundancy.
+  virtual bool NeedsResilver(int64_t /*offset*/, int64_t /*psize*/) const { return false; }
+  // The writes that put the block back on the disks being replaced, once it
+  // is read and reconstructed (vdev_mirror_io_done's and
+  // vdev_raidz_io_done's repair writes): appended to `out`.
+  virtual void RepairWrites(int64_t /*offset*/, int64_t /*psize*/, std::vector<RepairWrite>* /*out*/) const {}
   // Reads this vdev sent to child `c` by its own choice (a mirror's child
   // selection); 0 where the vdev does not choose.
   virtual uint64_t ChildSelections(size_t /*c*/) const { return 0; }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "sim/core/simulation.h"
+#include "sim/core/status.h"
 #include "sim/workload/scrub.h"
 #include "sim/zfs/allocator.h"
 #include "sim/zfs/layout_preset.h"
@@ -166,6 +167,94 @@ TEST(ScanStop, AScrubStoppedEarlyPredictsTheRest) {
   EXPECT_TRUE(whole.scan.complete);
   // The rate of the first part predicts the whole within 25 % (the drain's tail is not in it).
   EXPECT_NEAR(part.predicted_s, whole.predicted_s, 0.25 * whole.predicted_s);
+}
+
+}  // namespace
+}  // namespace ziosim
+
+namespace ziosim {
+namespace {
+
+// A disk's part of the pool: what a scrub of the healthy pool reads from it,
+// (offset, size) per block column or copy.
+struct DiskPart : LeafIoObserver {
+  std::string disk;
+  ZioType type = ZioType::kRead;
+  std::multiset<std::pair<int64_t, int64_t>> ios;
+  void OnLeafIoDone(const LeafVdev& leaf, const Zio& zio, const Zio&, SimTime) override {
+    if (leaf.name() != disk || zio.type != type) return;
+    if (type == ZioType::kRead && zio.scan == ZioScan::kNone) return;  // the walk's own reads
+    ios.insert({zio.offset, zio.size});
+  }
+};
+
+std::multiset<std::pair<int64_t, int64_t>> DiskIos(const std::string& spec, const std::string& profile,
+                                                   const std::string& disk, bool resilver, ScanResult* result) {
+  Simulation sim;
+  Pool pool(&sim, ParsePoolSpec(spec, 12), RunTunables(profile, {}));
+  const PoolState state = ParsePoolState("cap=20,frag=10", "--pool-state");
+  BlockAllocator a(pool, state, 1);
+  std::vector<std::vector<Dva>> old;
+  for (int i = 0; i < pool.top_count(); ++i) old.push_back(a.UsedRuns(i));
+  std::vector<FileSpec> specs(2, FileSpec{24 * kMiB, 128 << 10, 1.0, false});
+  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset("writers:2"), 1, state);
+  const ScanTree tree(pool, layouts, old, 128 << 10);
+  DiskPart part;
+  part.disk = disk;
+  part.type = resilver ? ZioType::kWrite : ZioType::kRead;
+  if (resilver) {
+    for (LeafVdev* l : pool.leaves()) l->set_replacing(l->name() == disk);
+  }
+  pool.set_observer(&part);
+  DslScan scan(&sim, &pool, &tree, resilver ? ZioScan::kResilver : ZioScan::kScrub, 0);
+  scan.Start();
+  while (!scan.done() && sim.Step()) {
+  }
+  *result = scan.Result();
+  pool.set_observer(nullptr);
+  return part.ios;
+}
+
+class ResilverWrites : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+// The resilver writes to the new disk exactly what the failed one held: every
+// sector a scrub of the healthy pool reads from it, once, and nothing else.
+TEST_P(ResilverWrites, ExactlyWhatTheFailedDiskHeld) {
+  const auto& [spec, profile] = GetParam();
+  ScanResult scrub, resilver;
+  const auto held = DiskIos(spec, profile, "d1", false, &scrub);
+  const auto written = DiskIos(spec, profile, "d1", true, &resilver);
+  ASSERT_FALSE(held.empty());
+  EXPECT_EQ(written, held);
+  EXPECT_TRUE(resilver.complete);
+  EXPECT_EQ(resilver.repair_writes, static_cast<int64_t>(written.size()));
+  // The resilver reads only the blocks with a part on d1 (all of them on a mirror).
+  EXPECT_LE(resilver.blocks_read, scrub.blocks_read);
+  EXPECT_EQ(resilver.issued_bytes, resilver.to_examine_bytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Pools, ResilverWrites,
+    ::testing::Values(std::make_tuple(std::string("mirror 2x") + kDisk, "openzfs-2.1"),
+                      std::make_tuple(std::string("mirror 3x") + kDisk, "zol-0.7"),
+                      std::make_tuple(std::string("raidz2 6x") + kDisk, "openzfs-2.1"),
+                      std::make_tuple(std::string("raidz1 4x") + kDisk, "zol-0.7"),
+                      std::make_tuple(std::string("draid2:3d:1s 8x") + kDisk, "openzfs-2.1")));
+
+TEST(Resilver, ReadsAroundTheNewDiskAndRefusesTooManyReplaced) {
+  ScrubOptions o;
+  o.pool = std::string("raidz1 3x") + kDisk;
+  o.files = 1;
+  o.file_size = 16 * kMiB;
+  o.replaced = {"d0", "d1"};
+  EXPECT_THROW(RunScrub(o), InputError);
+  o.replaced = {"d7"};
+  EXPECT_THROW(RunScrub(o), InputError);
+  o.replaced = {"d2"};
+  const ScrubResult r = RunScrub(o);
+  EXPECT_TRUE(r.scan.complete);
+  EXPECT_EQ(r.disks[2].reads, 0u);  // nothing is read from the new disk
+  EXPECT_GT(r.scan.repair_bytes, 16 * kMiB / 2 - kMiB);  // about half the data: a third of the columns
 }
 
 }  // namespace
