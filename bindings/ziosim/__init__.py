@@ -10,7 +10,7 @@ Workloads return pandas DataFrames::
 
 * catalog and settings: :func:`drives`, :func:`drive_values`, :func:`profiles`,
   :func:`tunables`, :func:`mirror_policies`
-* workloads: :func:`readers`, :func:`writers`, :func:`disk_bench`, :func:`block_read`, :func:`scrub`, :func:`raidz_map`, :func:`draid_map`,
+* workloads: :func:`readers`, :func:`writers`, :func:`disk_bench`, :func:`block_read`, :func:`scrub`, :func:`resilver`, :func:`raidz_map`, :func:`draid_map`,
   :func:`validate_disksim`, :func:`fio` (fio job files), :func:`replay` (block traces)
 * calibration against measurements: :func:`calibrate`
 * mirror policies in Python: :func:`mirror_policy`, :func:`check_mirror_policy`
@@ -44,6 +44,7 @@ from .api import (
     raidz_map,
     readers,
     replay,
+    resilver,
     run_scenario,
     scrub,
     tunables,
@@ -89,6 +90,7 @@ __all__ = [
     "register_mirror_policy",
     "registered_policies",
     "replay",
+    "resilver",
     "run_scenario",
     "scrub",
     "show_versions",

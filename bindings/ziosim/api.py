@@ -39,6 +39,7 @@ __all__ = [
     "raidz_map",
     "readers",
     "replay",
+    "resilver",
     "run_scenario",
     "scrub",
     "tunables",
@@ -253,6 +254,20 @@ issued because the queues' memory ran out), ``peak_queue_bytes``, ``queue_limit_
 
 ``progress=True``: one row per txg: ``t_s``, ``examined_bytes``, ``issued_bytes``, ``phase``
 (``scanning``: the walk gathered; ``issuing``: the queues were read).
+""")
+
+
+resilver = _front.function(
+    "resilver", _scrub_frame,
+    summary="Resilver replaced disks (the healing resilver): how long the pool runs without its redundancy",
+    shape_args=[("per_disk", False, "one row per disk instead of one row for the resilver."),
+                ("progress", False, "one row per txg: what ``zpool status`` shows after it.")],
+    returns="""
+:func:`scrub`'s frames, for the healing resilver of the disks in ``replaced`` (each replaced by a
+new disk of the same drive): only the blocks with a copy or column on them are read (a mirror
+reads one other child, RAID-Z and dRAID every other column with parity) and that part is written
+to the new disk. The identification adds ``replaced``; the default row adds ``repair_writes`` and
+``repair_bytes`` (what the new disks received).
 """)
 
 

@@ -10,11 +10,10 @@ namespace {
 
 using O = ScrubOptions;
 
-// The options a scrub and a resilver share.
-std::vector<Option<O>> ScanGroup(const std::string& example) {
+// The options a scrub and a resilver share, but the pool.
+std::vector<Option<O>> ScanGroup() {
   return Concat<O>({
-      {PoolOption<O>(example),
-       In("workload", IntOption("files", &O::files, "Files written before the scan (objects 2, 3, ...)")),
+      {In("workload", IntOption("files", &O::files, "Files written before the scan (objects 2, 3, ...)")),
        In("workload", SizeOption("file_size", &O::file_size, "Size of each file")),
        In("workload", SizeOption("stop_after", &O::stop_after,
                                  "Stop once this many bytes were read and predict the rest from the rates so far, "
@@ -29,15 +28,16 @@ std::vector<Option<O>> ScanGroup(const std::string& example) {
   });
 }
 
-OptionTable<O> Table() { return {"scrub", ScanGroup("raidz2 6xhgst-nas-4tb")}; }
+OptionTable<O> Table() { return {"scrub", Concat<O>({{PoolOption<O>("raidz2 6xhgst-nas-4tb")}, ScanGroup()})}; }
 
 OptionTable<O> ResilverTable() {
   return {"resilver",
-          Concat<O>({{Required(Flags({"--replace"},
+          Concat<O>({{PoolOption<O>("raidz2 6xhgst-nas-4tb"),
+                      Required(Flags({"--replace"},
                                      In("workload", TextListOption("replaced", &O::replaced,
                                                                    "Disks that failed, each replaced by a new disk of "
                                                                    "the same drive (zpool replace POOL dN)"))))},
-                     ScanGroup("raidz2 6xhgst-nas-4tb")})};
+                     ScanGroup()})};
 }
 
 // One line per txg slice: what `zpool status` shows then.

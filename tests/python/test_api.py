@@ -163,6 +163,18 @@ def test_scrub_frames_and_eras():
     assert not bool(part["complete"].iloc[0]) and part["predicted_s"].iloc[0] > part["elapsed_s"].iloc[0]
 
 
+def test_resilver_writes_the_replaced_disks_part():
+    pool = "raidz2 6xfixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G"
+    disks = ziosim.resilver(pool, replaced=["d1"], files=2, file_size="32M", per_disk=True).set_index("disk")
+    assert disks.loc["d1", "reads"] == 0 and (disks.drop("d1")["reads"] > 0).all()
+    one = ziosim.resilver(pool, replaced=["d1"], files=2, file_size="32M")
+    # d1 held a sixth of the columns: a quarter of the 64 MiB of data (4 data + 2 parity columns).
+    assert one["replaced"].iloc[0] == "d1"
+    assert 15 * 2**20 < one["repair_bytes"].iloc[0] < 23 * 2**20
+    with pytest.raises(ValueError, match="^replaced: no disk named 'd9'"):
+        ziosim.resilver(pool, replaced=["d9"], files=1)
+
+
 def test_draid_map():
     # zpool create's defaults: draid2 over 12 disks with one spare is 8 data + 2 parity per group.
     df = ziosim.draid_map("draid2:1s", ashift=12, psize="20K", children=12)
