@@ -9,6 +9,8 @@
 #include "sim/stats/run_check.h"
 #include "sim/zfs/layout_preset.h"
 #include "sim/zfs/pool_state.h"
+#include "sim/zfs/scan/rebuild.h"
+#include "sim/zfs/vdev/draid_vdev.h"
 #include "sim/zfs/vdev/leaf_vdev.h"
 
 namespace ziosim {
@@ -39,12 +41,47 @@ std::vector<std::vector<Dva>> OldData(const Pool& pool, const PoolState& state, 
   return runs;
 }
 
-// A scrub stopped early: its walking and its issuing each continued at their
-// rate so far. The sorted scan's txgs do one or the other; the legacy scan's
-// do both at once, so its issue rate alone is the whole rate (zpool status's).
+struct Rebuild {
+  int top = 0, child = 0, spare = 0;
+};
+
+// --sequential: the one replaced disk, of a dRAID with a free distributed
+// spare; the disk is failed (its columns are read around) rather than new.
+Rebuild RebuildTarget(Pool& pool, const ScrubOptions& o) {
+  if (o.replaced.size() != 1) throw InputError("--sequential: rebuilds one disk (give one --replace)");
+  const auto& leaves = pool.leaves();
+  const size_t i = static_cast<size_t>(
+      std::find_if(leaves.begin(), leaves.end(), [&](auto* l) { return l->name() == o.replaced[0]; }) -
+      leaves.begin());
+  Rebuild b;
+  b.top = pool.leaf_top(i);
+  auto* draid = dynamic_cast<DraidVdev*>(pool.top(b.top));
+  if (draid == nullptr) {
+    throw InputError("--sequential: " + o.replaced[0] + " is not in a dRAID vdev (ziosim rebuilds onto distributed "
+                     "spares only)");
+  }
+  while (b.spare < draid->layout().config().spares && draid->spared_child(b.spare) >= 0) ++b.spare;
+  if (b.spare == draid->layout().config().spares) {
+    throw InputError("--sequential: " + draid->name() + " has no free distributed spare (draid...:<N>s)");
+  }
+  const auto& kids = draid->children();
+  b.child = static_cast<int>(std::find_if(kids.begin(), kids.end(), [&](auto& c) { return c.get() == leaves[i]; }) -
+                             kids.begin());
+  leaves[i]->set_replacing(false);
+  leaves[i]->set_faulted(true);
+  return b;
+}
+
+// A scan stopped early: its walking and its reading each continued at their
+// rate so far, the reading over the share of the pool it has needed so far
+// (all of it for a scrub). The sorted scan's txgs do one or the other; the
+// legacy scan's and a rebuild's do both at once, so their read rate alone is
+// the whole rate (zpool status's).
 double Predict(const ScanResult& s) {
-  if (s.issued_bytes == 0 || s.examined_bytes == 0) return 0;
+  const int64_t read = s.issued_bytes - s.skipped_bytes;
+  if (read <= 0 || s.examined_bytes == 0) return 0;
   const double total = static_cast<double>(s.to_examine_bytes);
+  const double needed = 1.0 - static_cast<double>(s.skipped_bytes) / static_cast<double>(s.issued_bytes);
   double walk_s = 0, issue_s = 0;
   SimTime prev = 0;
   for (const ScanSample& x : s.samples) {
@@ -52,7 +89,7 @@ double Predict(const ScanResult& s) {
     prev = x.t_ns;
   }
   issue_s += NsToSec(s.elapsed_ns - prev);
-  return walk_s * total / static_cast<double>(s.examined_bytes) + issue_s * total / static_cast<double>(s.issued_bytes);
+  return walk_s * total / static_cast<double>(s.examined_bytes) + issue_s * total * needed / static_cast<double>(read);
 }
 
 }  // namespace
@@ -83,6 +120,7 @@ ScrubResult RunScrub(const ScrubOptions& o) {
     if ((*it)->replacing()) throw InputError("--replace: " + name + " is given twice");
     (*it)->set_replacing(true);
   }
+  const Rebuild rebuild = o.sequential ? RebuildTarget(pool, o) : Rebuild{};
   if (!pool.root().readable()) {
     throw InputError("--replace: the pool cannot lose that many disks at once: nothing to resilver from");
   }
@@ -95,13 +133,23 @@ ScrubResult RunScrub(const ScrubOptions& o) {
                      " (give --files or --pool-state)");
   }
 
-  DslScan scan(&sim, &pool, &tree, o.replaced.empty() ? ZioScan::kScrub : ZioScan::kResilver, o.stop_after);
-  scan.Start();
-  while (!scan.done() && sim.Step()) {
+  if (o.sequential) {
+    SequentialRebuild seq(&sim, &pool, &tree, rebuild.top, rebuild.child, rebuild.spare, o.stop_after);
+    seq.Start();
+    while (!seq.done() && sim.Step()) {
+    }
+    if (!seq.done()) throw std::logic_error("internal error: the rebuild stalled with no event pending");
+    r.scan = seq.Result();
+    r.sequential = true;
+  } else {
+    DslScan scan(&sim, &pool, &tree, o.replaced.empty() ? ZioScan::kScrub : ZioScan::kResilver, o.stop_after);
+    scan.Start();
+    while (!scan.done() && sim.Step()) {
+    }
+    if (!scan.done()) throw std::logic_error("internal error: the scrub stalled with no event pending");
+    r.scan = scan.Result();
   }
-  if (!scan.done()) throw std::logic_error("internal error: the scrub stalled with no event pending");
   pool.SettleStats();
-  r.scan = scan.Result();
   r.pool = FormatPoolSpec(pool.spec());
   r.profile = o.profile;
   r.file_bytes = static_cast<int64_t>(o.files) * o.file_size;

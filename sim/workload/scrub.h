@@ -37,12 +37,17 @@ struct ScrubOptions {
   // A resilver instead of a scrub: these disks failed and were each replaced
   // by a new disk of the same drive (zpool replace POOL dN), to be healed.
   std::vector<std::string> replaced;
+  // The sequential rebuild instead (zpool replace -s; what zed starts for a
+  // dRAID's distributed spare): the one disk in `replaced`, of a dRAID, is
+  // rebuilt onto the vdev's next free distributed spare.
+  bool sequential = false;
 };
 
 struct ScrubResult {
   std::string pool;
   std::string profile;
   ScanResult scan;
+  bool sequential = false;
   double predicted_s = 0;        // the whole scrub: elapsed, or its walk and its issue each extrapolated at their rates
   double issued_mb_s = 0;        // issued bytes / elapsed (MB = 10^6)
   std::vector<DiskReport> disks;

@@ -36,7 +36,10 @@ OptionTable<O> ResilverTable() {
                       Required(Flags({"--replace"},
                                      In("workload", TextListOption("replaced", &O::replaced,
                                                                    "Disks that failed, each replaced by a new disk of "
-                                                                   "the same drive (zpool replace POOL dN)"))))},
+                                                                   "the same drive (zpool replace POOL dN)")))),
+                      In("workload", FlagOption("sequential", &O::sequential,
+                                                "The sequential rebuild (zpool replace -s): the disk, of a dRAID, "
+                                                "rebuilt onto the vdev's next free distributed spare"))},
                      ScanGroup()})};
 }
 
@@ -58,7 +61,7 @@ Json Run(const O& o) {
   return {{"workload", o.replaced.empty() ? "scrub" : "resilver"},
           {"pool", r.pool},
           {"profile", r.profile},
-          {"scan", s.legacy ? "legacy" : "sorted"},
+          {"scan", r.sequential ? "sequential" : s.legacy ? "legacy" : "sorted"},
           {"files", o.files},
           {"file_size_bytes", o.file_size},
           {"recordsize_bytes", o.recordsize},
@@ -70,6 +73,7 @@ Json Run(const O& o) {
                                  {"to_examine_bytes", s.to_examine_bytes},
                                  {"examined_bytes", s.examined_bytes},
                                  {"issued_bytes", s.issued_bytes},
+                                 {"skipped_bytes", s.skipped_bytes},
                                  {"elapsed_s", NsToSec(s.elapsed_ns)},
                                  {"predicted_s", r.predicted_s},
                                  {"issued_mb_s", r.issued_mb_s},

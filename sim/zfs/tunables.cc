@@ -203,6 +203,10 @@ constexpr TunableDef kTable[] = {
      .max = INT64_MAX / 4, .doc = "sorted scan: smallest memory limit"},
     {.name = "zfs_scan_mem_lim_soft_max", .kind = K::kBytes, .unit = "bytes", .fallback = "128M", .min = 0,
      .max = INT64_MAX / 4, .doc = "sorted scan: most the soft limit stays below the hard one"},
+    {.name = "zfs_rebuild_max_segment", .kind = K::kBytes, .unit = "bytes", .fallback = "1M", .min = 4096,
+     .max = INT64_MAX / 4, .doc = "sequential rebuild: most bytes per data column a chunk reads (vdev_rebuild.c)"},
+    {.name = "zfs_rebuild_vdev_limit", .kind = K::kBytes, .unit = "bytes", .fallback = "32M", .min = 1,
+     .max = INT64_MAX / 4, .doc = "sequential rebuild: bytes in flight per child of the top-level vdev"},
     {.name = "zfs_no_scrub_prefetch", .kind = K::kBool, .unit = "", .fallback = "false",
      .doc = "the scan reads its indirect blocks only when it visits them, without reading ahead"},
 

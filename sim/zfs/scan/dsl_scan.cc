@@ -99,7 +99,7 @@ bool DslScan::SliceOver() const {
 
 void DslScan::Run() {
   if (done_ || ending_slice_) return;
-  if (stop_after_ > 0 && res_.issued_bytes >= stop_after_) {
+  if (stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_) {
     EndSliceWhenDrained();
     return;
   }
@@ -200,6 +200,7 @@ bool DslScan::Visit(const ScanBlock& b, bool /*is_data*/) {
     // dsl_scan_scrub_cb: a block the resilver does not need is counted as issued at once.
     res_.examined_bytes += b.asize + b.asize2;
     res_.issued_bytes += b.asize + b.asize2;
+    res_.skipped_bytes += b.asize + b.asize2;
     return true;
   }
   if (legacy_) {
@@ -252,7 +253,7 @@ void DslScan::IssueFromQueues() {
   for (size_t t = 0; t < tops_.size(); ++t) {
     TopQueue& q = tops_[t];
     while (!q.stopped && q.inflight_bytes < q.max_inflight_bytes) {
-      if (stop_after_ > 0 && res_.issued_bytes >= stop_after_) break;
+      if (stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_) break;
       if (q.next == q.batch.size()) {
         q.batch.clear();
         q.next = 0;
@@ -271,7 +272,7 @@ void DslScan::IssueFromQueues() {
     }
   }
   const bool all_stopped = std::all_of(tops_.begin(), tops_.end(), [](const TopQueue& q) { return q.stopped; });
-  if (all_stopped || (stop_after_ > 0 && res_.issued_bytes >= stop_after_)) EndSliceWhenDrained();
+  if (all_stopped || (stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_)) EndSliceWhenDrained();
 }
 
 // The end of dsl_scan_sync: everything issued in the slice completes before the txg ends.
@@ -346,7 +347,7 @@ void DslScan::OnEvent(uint32_t kind, uint64_t /*arg*/) {
   const bool queued = std::any_of(tops_.begin(), tops_.end(), [](const TopQueue& q) {
     return !q.queue->empty() || q.next < q.batch.size();
   });
-  const bool stopped = stop_after_ > 0 && res_.issued_bytes >= stop_after_;
+  const bool stopped = stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_;
   if (stopped || (traversal_done_ && !queued)) {
     Finish();
     return;

@@ -56,7 +56,8 @@ struct ScanResult {
   bool complete = false;        // false: stopped at the issue limit
   int64_t to_examine_bytes = 0; // every DVA's asize
   int64_t examined_bytes = 0;
-  int64_t issued_bytes = 0;
+  int64_t issued_bytes = 0;     // read, or passed over (a resilver's blocks with no part on the new disk)
+  int64_t skipped_bytes = 0;    // resilver: passed over
   int64_t blocks_read = 0;      // scan reads (one per DVA)
   int64_t repair_writes = 0;    // resilver: writes to the disks being replaced
   int64_t repair_bytes = 0;

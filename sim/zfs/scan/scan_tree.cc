@@ -94,6 +94,35 @@ ScanBlock ScanTree::Data(int64_t obj, int64_t blkid) const {
   return FromPointer(files_[static_cast<size_t>(obj)].Locate(0, blkid));
 }
 
+std::vector<std::pair<int64_t, int64_t>> ScanTree::AllocatedRanges(int top) const {
+  std::vector<std::pair<int64_t, int64_t>> r;
+  for (const FileLayout& f : files_) {
+    for (int level = 0; level < 2; ++level) {
+      for (const LayoutExtent& e : f.extents(level)) {
+        if (e.hole) continue;
+        if (e.top == top) r.emplace_back(e.offset, e.offset + e.count * e.stride);
+        if (e.top2 == top) {
+          const int64_t a2 = pool_.BlockAsize(e.top2, e.psize);
+          for (int64_t i = 0; i < e.count; ++i) r.emplace_back(e.offset2 + i * e.stride, e.offset2 + i * e.stride + a2);
+        }
+      }
+    }
+  }
+  for (const OldRun& run : runs_) {
+    if (run.top == top) r.emplace_back(run.offset, run.offset + run.bytes);
+  }
+  std::sort(r.begin(), r.end());
+  std::vector<std::pair<int64_t, int64_t>> merged;
+  for (const auto& [s, e] : r) {
+    if (!merged.empty() && s <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, e);
+    } else {
+      merged.emplace_back(s, e);
+    }
+  }
+  return merged;
+}
+
 ScanBlock ScanTree::OldBlock(int64_t k) const {
   const auto it = std::upper_bound(runs_.begin(), runs_.end(), k,
                                    [](int64_t v, const OldRun& r) { return v < r.first_block; });

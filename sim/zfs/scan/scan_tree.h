@@ -15,6 +15,7 @@
 #define ZIOSIM_SIM_ZFS_SCAN_SCAN_TREE_H_
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/zfs/file_layout.h"
@@ -58,6 +59,9 @@ class ScanTree {
   // Every DVA's allocated bytes over all blocks, data and indirect: what a
   // scrub examines (zpool's "to examine").
   int64_t total_asize() const { return total_asize_; }
+  // The allocated space of top-level vdev `top` (every DVA there), as merged
+  // [start, end) ranges in offset order: what a sequential rebuild reads.
+  std::vector<std::pair<int64_t, int64_t>> AllocatedRanges(int top) const;
   int64_t blocks() const { return blocks_; }
 
  private:

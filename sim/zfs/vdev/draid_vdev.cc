@@ -233,6 +233,40 @@ void DraidVdev::RepairWrites(int64_t offset, int64_t psize, std::vector<RepairWr
   }
 }
 
+bool DraidVdev::GroupHolds(int64_t offset, int64_t psize, int child) const {
+  const DraidBlockMap map = MapDraidBlock(layout_, ashift_, offset, psize);
+  for (int r = 0; r < map.rows; ++r) {
+    for (int i = 0; i < layout_.config().group_width(); ++i) {
+      if (DraidColumnAt(layout_, ashift_, map.row[static_cast<size_t>(r)], i).child == child) return true;
+    }
+  }
+  return false;
+}
+
+void DraidVdev::RebuildWrites(int64_t offset, int64_t psize, int child, int spare,
+                              std::vector<RepairWrite>* out) const {
+  const DraidBlockMap map = MapDraidBlock(layout_, ashift_, offset, psize);
+  for (int r = 0; r < map.rows; ++r) {
+    const DraidRow& row = map.row[static_cast<size_t>(r)];
+    for (int i = 0; i < layout_.config().group_width(); ++i) {
+      const RaidzColumn col = DraidColumnAt(layout_, ashift_, row, i);
+      if (col.child != child) continue;
+      Vdev* holder = this->child(static_cast<size_t>(layout_.SpareChild(spare, col.offset)));
+      out->push_back(RepairWrite{holder, col.offset, DraidStripeColumnBytes(row, ashift_)});
+    }
+  }
+}
+
+int64_t DraidVdev::RebuildChunkAsize(int64_t offset, int64_t max_segment) const {
+  const DraidConfig& c = layout_.config();
+  const int64_t sector = int64_t{1} << ashift_;
+  const int64_t data_row = int64_t{c.data} * sector;
+  int64_t psize = std::min<int64_t>((max_segment * c.data + sector - 1) / sector * sector, kDraidRowHeightBytes);
+  psize = psize / data_row * data_row;
+  const int64_t group_end = (offset / c.group_bytes() + 1) * c.group_bytes();
+  return std::min(DraidAsize(c, ashift_, psize), group_end - offset);
+}
+
 void DraidVdev::IoStart(Zio* zio) {
   const DraidBlockMap map = MapDraidBlock(layout_, ashift_, zio->offset, zio->size);
   const bool write = zio->type == ZioType::kWrite;

@@ -58,6 +58,17 @@ class DraidVdev : public Vdev {
   // columns now live in the spare's space. REQUIRES: 0 <= spare < spares, not
   // already in use; 0 <= child < children.
   void UseSpare(int child, int spare);
+  // The sequential rebuild of child `child` onto distributed spare `spare`
+  // (vdev_rebuild_range on a dRAID): whether the chunk at `offset` of
+  // `psize` bytes lies in a group holding the child, and the writes that put
+  // its columns (whole stripe columns: a rebuild chunk has no padding) into
+  // the spare's space, on the children holding it at each offset.
+  bool GroupHolds(int64_t offset, int64_t psize, int child) const;
+  void RebuildWrites(int64_t offset, int64_t psize, int child, int spare, std::vector<RepairWrite>* out) const;
+  // The largest chunk a sequential rebuild reads at `offset`
+  // (vdev_draid_rebuild_asize): 1 MiB per data column, at most 16 MiB, whole
+  // stripe rows, and never past the end of the redundancy group.
+  int64_t RebuildChunkAsize(int64_t offset, int64_t max_segment) const;
   // The child distributed spare `spare` stands in for; -1 when unused.
   int spared_child(int spare) const;
 

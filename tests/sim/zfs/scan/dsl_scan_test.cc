@@ -6,6 +6,7 @@
 // queue memory makes the sorted scan issue before its walk is done; and a
 // scrub stopped early predicts the rest.
 #include "sim/zfs/scan/dsl_scan.h"
+#include "sim/zfs/scan/rebuild.h"
 
 #include <gtest/gtest.h>
 
@@ -25,6 +26,7 @@
 #include "sim/zfs/pool_spec.h"
 #include "sim/zfs/pool_state.h"
 #include "sim/zfs/tunables.h"
+#include "sim/zfs/vdev/draid_vdev.h"
 #include "sim/zfs/vdev/leaf_vdev.h"
 
 namespace ziosim {
@@ -255,6 +257,58 @@ TEST(Resilver, ReadsAroundTheNewDiskAndRefusesTooManyReplaced) {
   EXPECT_TRUE(r.scan.complete);
   EXPECT_EQ(r.disks[2].reads, 0u);  // nothing is read from the new disk
   EXPECT_GT(r.scan.repair_bytes, 16 * kMiB / 2 - kMiB);  // about half the data: a third of the columns
+}
+
+}  // namespace
+}  // namespace ziosim
+
+namespace ziosim {
+namespace {
+
+struct WritesPerLeaf : LeafIoObserver {
+  std::map<std::string, int64_t> bytes;
+  void OnLeafIoDone(const LeafVdev& leaf, const Zio& zio, const Zio&, SimTime) override {
+    if (zio.type == ZioType::kWrite) bytes[leaf.name()] += zio.size;
+  }
+};
+
+// The sequential rebuild of d1 onto the distributed spare writes, to each
+// disk holding the spare's space, exactly the bytes of d1 (what a scrub of
+// the healthy pool reads from it) that the spare keeps there.
+TEST(SequentialRebuild, WritesTheFailedDisksColumnsIntoTheSpareSpace) {
+  const std::string spec = std::string("draid2:3d:1s 8x") + kDisk;
+  ScanResult scrub;
+  const auto held = DiskIos(spec, "openzfs-2.1", "d1", false, &scrub);
+  // The same pool and data as DiskIos lays out, d1 failed, rebuilt onto spare 0.
+  Simulation sim;
+  Pool pool(&sim, ParsePoolSpec(spec, 12), RunTunables("openzfs-2.1", {}));
+  const PoolState state = ParsePoolState("cap=20,frag=10", "--pool-state");
+  BlockAllocator a(pool, state, 1);
+  std::vector<std::vector<Dva>> old;
+  for (int i = 0; i < pool.top_count(); ++i) old.push_back(a.UsedRuns(i));
+  std::vector<FileSpec> specs(2, FileSpec{24 * kMiB, 128 << 10, 1.0, false});
+  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset("writers:2"), 1, state);
+  const ScanTree tree(pool, layouts, old, 128 << 10);
+  const auto& draid = dynamic_cast<const DraidVdev&>(*pool.top(0));
+  std::map<std::string, int64_t> expected;  // where each of d1's bytes goes: the spare's holder there
+  int64_t total = 0;
+  for (const auto& [offset, size] : held) {
+    expected["d" + std::to_string(draid.layout().SpareChild(0, offset - kVdevLabelStartBytes))] += size;
+    total += size;
+  }
+  pool.leaves()[1]->set_faulted(true);
+  WritesPerLeaf writes;
+  pool.set_observer(&writes);
+  SequentialRebuild rebuild(&sim, &pool, &tree, 0, 1, 0, 0);
+  rebuild.Start();
+  while (!rebuild.done() && sim.Step()) {
+  }
+  pool.set_observer(nullptr);
+  const ScanResult r = rebuild.Result();
+  EXPECT_TRUE(r.complete);
+  EXPECT_EQ(r.repair_bytes, total);
+  EXPECT_EQ(writes.bytes, expected);
+  EXPECT_EQ(r.issued_bytes, r.to_examine_bytes);
 }
 
 }  // namespace
