@@ -246,9 +246,11 @@ Every row is led by the scrub's identification: ``pool``, ``profile``, ``scan`` 
 Default: one row: ``complete`` (False when ``stop_after`` stopped it), ``to_examine_bytes``,
 ``examined_bytes``, ``issued_bytes`` (every DVA's allocated size, as zpool status counts),
 ``elapsed_s``, ``predicted_s`` (the whole scrub; extrapolated from the issue rate when stopped),
-``issued_mb_s``, ``scan_reads``, ``indirect_reads``, ``txgs``, ``clearing_txgs`` (sorted: txgs that
-issued because the queues' memory ran out), ``peak_queue_bytes``, ``queue_limit_bytes``,
-``cap_pct_before``, ``frag_pct_before``.
+``issued_mb_s``, ``skipped_bytes`` (a resilver's blocks without a part on the new disk),
+``scan_reads``, ``indirect_reads``, ``repair_writes``, ``repair_bytes``, ``txgs``, ``clearing_txgs``
+(sorted: txgs that issued because the queues' memory ran out), ``peak_queue_bytes``,
+``queue_limit_bytes``, ``size_bytes`` (zpool list's SIZE), ``usable_bytes`` (what files of the
+recordsize fit in it, parity and padding off), ``cap_pct_before``, ``frag_pct_before``.
 
 ``per_disk=True``: one row per disk (the per-disk columns of :func:`block_read`).
 

@@ -153,6 +153,12 @@ ScrubResult RunScrub(const ScrubOptions& o) {
   r.pool = FormatPoolSpec(pool.spec());
   r.profile = o.profile;
   r.file_bytes = static_cast<int64_t>(o.files) * o.file_size;
+  for (int t = 0; t < pool.top_count(); ++t) {
+    const int64_t size = pool.top(t)->asize_bytes();
+    r.size_bytes += size;
+    r.usable_bytes += static_cast<int64_t>(static_cast<double>(size) * static_cast<double>(o.recordsize) /
+                                           static_cast<double>(pool.BlockAsize(t, o.recordsize)));
+  }
   const double elapsed_s = NsToSec(r.scan.elapsed_ns);
   r.issued_mb_s = elapsed_s > 0 ? static_cast<double>(r.scan.issued_bytes) / elapsed_s / 1e6 : 0;
   r.predicted_s = r.scan.complete ? elapsed_s : Predict(r.scan);

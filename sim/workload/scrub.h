@@ -53,6 +53,8 @@ struct ScrubResult {
   std::vector<DiskReport> disks;
   PoolFigures pool_before;       // CAP and FRAG before the files
   int64_t file_bytes = 0;
+  int64_t size_bytes = 0;        // zpool list's SIZE: every data top-level vdev's allocatable bytes
+  int64_t usable_bytes = 0;      // what files of the recordsize fit in it: SIZE x recordsize / its asize
 };
 
 // Throws InputError for bad options. With options.replaced, the healing

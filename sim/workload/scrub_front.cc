@@ -85,6 +85,8 @@ Json Run(const O& o) {
                                  {"clearing_txgs", s.clearing_txgs},
                                  {"peak_queue_bytes", s.peak_queue_bytes},
                                  {"queue_limit_bytes", s.queue_limit_bytes},
+                                 {"size_bytes", r.size_bytes},
+                                 {"usable_bytes", r.usable_bytes},
                                  {"cap_pct_before", r.pool_before.cap_pct},
                                  {"frag_pct_before", r.pool_before.frag_pct},
                                  {"disks", DisksToJson(r.disks)},
