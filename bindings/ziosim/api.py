@@ -223,6 +223,10 @@ max cylinders; the first bucket, 0 to 2, holds the reads that did not move the h
 """)
 
 
+_SCAN_SHAPES = [("per_disk", False, "one row per disk instead of one row for the scan."),
+                ("progress", False, "one row per txg: what ``zpool status`` shows after it.")]
+
+
 def _scrub_frame(result: Mapping[str, Any], per_disk: bool = False, progress: bool = False) -> pd.DataFrame:
     _one_shape(per_disk=per_disk, progress=progress)
     run = result["runs"][0]
@@ -236,8 +240,7 @@ def _scrub_frame(result: Mapping[str, Any], per_disk: bool = False, progress: bo
 scrub = _front.function(
     "scrub", _scrub_frame,
     summary="Scrub a pool: how long, how fast per disk, in the era's scan order",
-    shape_args=[("per_disk", False, "one row per disk instead of one row for the scrub."),
-                ("progress", False, "one row per txg: what ``zpool status`` shows after it.")],
+    shape_args=_SCAN_SHAPES,
     returns="""
 Every row is led by the scrub's identification: ``pool``, ``profile``, ``scan`` (``legacy`` or
 ``sorted``, from the profile's ``zfs_scan_legacy``), ``files``, ``file_size_bytes``,
@@ -262,8 +265,7 @@ recordsize fit in it, parity and padding off), ``cap_pct_before``, ``frag_pct_be
 resilver = _front.function(
     "resilver", _scrub_frame,
     summary="Resilver replaced disks (the healing resilver): how long the pool runs without its redundancy",
-    shape_args=[("per_disk", False, "one row per disk instead of one row for the resilver."),
-                ("progress", False, "one row per txg: what ``zpool status`` shows after it.")],
+    shape_args=_SCAN_SHAPES,
     returns="""
 :func:`scrub`'s frames, for the healing resilver of the disks in ``replaced`` (each replaced by a
 new disk of the same drive): only the blocks with a copy or column on them are read (a mirror

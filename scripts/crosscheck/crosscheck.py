@@ -324,6 +324,29 @@ def run_ziosim(scn, era, n, workdir):
     return s
 
 
+def run_configs(description, configs, check, table, argv=None):
+    """The command line of a check over named configurations (draid_map_check.py, scrub_check.py):
+    --only NAME..., --json, --out FILE; `check(*config)` gives one result, `table(results)` prints
+    them. Returns the exit status."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--only", nargs="+", help="configurations to run (default: all)")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--out", help="also write the JSON here")
+    args = ap.parse_args(argv)
+    known = [c[0] for c in configs]
+    for name in args.only or []:
+        if name not in known:
+            ap.error(f"--only: unknown configuration {name!r} (known: {', '.join(known)})")
+    results = [check(*c) for c in configs if not args.only or c[0] in args.only]
+    if args.out:
+        Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
+    if args.json:
+        print(json.dumps(results))
+    else:
+        table(results)
+    return 0
+
+
 def libzpool_tools():
     d = ROOT / "build" / "scripts" / "crosscheck" / "libzpool"
     harness, emu = d / "zpool_harness", d / "libleafemu.so"

@@ -19,7 +19,6 @@ is the committed one). Needs the harness built (cmake --build build, with
 libzpool5linux and libzfslinux-dev installed)."""
 from __future__ import annotations
 
-import argparse
 import bisect
 import json
 import os
@@ -120,22 +119,7 @@ def check(name, vdev, ashift, recordsize, file_size, *, rotate_children=0):
     return res
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="+", help="configurations to run (default: all)")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--out", help="also write the JSON here")
-    args = ap.parse_args(argv)
-    known = {c[0]: c for c in CONFIGS}
-    for name in args.only or []:
-        if name not in known:
-            ap.error(f"--only: unknown configuration {name!r} (known: {', '.join(known)})")
-    results = [check(*c) for c in CONFIGS if not args.only or c[0] in args.only]
-    if args.out:
-        Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
-    if args.json:
-        print(json.dumps(results))
-        return 0
+def print_table(results):
     print("| configuration | blocks | asize = real | blocks over two groups | data sectors the real code read "
           "| parity sectors the real code read |")
     print("|---|---|---|---|---|---|")
@@ -145,7 +129,10 @@ def main(argv=None):
         print(f"| {r['name']} (ashift {r['ashift']}, {r['recordsize'] >> 10}K) | {r['blocks']} "
               f"| {r['blocks'] - r['asize_mismatches']} / {r['blocks']} | {r['two_row_blocks']} "
               f"| {data:.2%} | {parity:.2%} |")
-    return 0
+
+
+def main(argv=None):
+    return xc.run_configs(__doc__.splitlines()[0], CONFIGS, check, print_table, argv)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ usage: scrub_check.py [--only NAME ...] [--json] [--out FILE]
 traces/crosscheck/scrub.json is the committed run."""
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import os
@@ -94,29 +93,17 @@ def check(name, vdev, file_size):
             / (sum(real["scrub_bytes_per_leaf"]) / len(real["scrub_bytes_per_leaf"]))}
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", nargs="+", help="configurations to run (default: all)")
-    ap.add_argument("--json", action="store_true")
-    ap.add_argument("--out", help="also write the JSON here")
-    args = ap.parse_args(argv)
-    known = {c[0]: c for c in CONFIGS}
-    for name in args.only or []:
-        if name not in known:
-            ap.error(f"--only: unknown configuration {name!r} (known: {', '.join(known)})")
-    results = [check(*c) for c in CONFIGS if not args.only or c[0] in args.only]
-    if args.out:
-        Path(args.out).write_text(json.dumps(results, indent=1) + "\n")
-    if args.json:
-        print(json.dumps(results))
-        return 0
+def print_table(results):
     print("| pool (64 MiB file) | real scrub s (its data reads) | ziosim s | error | scrub bytes per leaf, worst "
           "error (of the mean leaf) |")
     print("|---|---|---|---|---|")
     for r in results:
         print(f"| {r['vdev']} | {r['real']['elapsed_s']:.3f} ({r['real']['data_span_s']:.3f}) "
               f"| {r['ziosim']['elapsed_s']:.3f} | {r['time_error']:+.0%} | {r['leaf_bytes_error']:.1%} |")
-    return 0
+
+
+def main(argv=None):
+    return xc.run_configs(__doc__.splitlines()[0], CONFIGS, check, print_table, argv)
 
 
 if __name__ == "__main__":

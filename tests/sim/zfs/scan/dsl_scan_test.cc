@@ -190,17 +190,31 @@ struct DiskPart : LeafIoObserver {
   }
 };
 
+// Two files written side by side on a pool 20 % full of old data: the pool,
+// its data and the scan tree over it.
+struct ScanPool {
+  Simulation sim;
+  Pool pool;
+  std::vector<std::vector<Dva>> old;
+  std::vector<FileLayout> layouts;
+  std::unique_ptr<ScanTree> tree;
+  ScanPool(const std::string& spec, const std::string& profile)
+      : pool(&sim, ParsePoolSpec(spec, 12), RunTunables(profile, {})) {
+    const PoolState state = ParsePoolState("cap=20,frag=10", "--pool-state");
+    BlockAllocator a(pool, state, 1);
+    for (int i = 0; i < pool.top_count(); ++i) old.push_back(a.UsedRuns(i));
+    std::vector<FileSpec> specs(2, FileSpec{24 * kMiB, 128 << 10, 1.0, false});
+    layouts = AllocateFiles(pool, specs, ParseLayoutPreset("writers:2"), 1, state);
+    tree = std::make_unique<ScanTree>(pool, layouts, old, 128 << 10);
+  }
+};
+
 std::multiset<std::pair<int64_t, int64_t>> DiskIos(const std::string& spec, const std::string& profile,
                                                    const std::string& disk, bool resilver, ScanResult* result) {
-  Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(spec, 12), RunTunables(profile, {}));
-  const PoolState state = ParsePoolState("cap=20,frag=10", "--pool-state");
-  BlockAllocator a(pool, state, 1);
-  std::vector<std::vector<Dva>> old;
-  for (int i = 0; i < pool.top_count(); ++i) old.push_back(a.UsedRuns(i));
-  std::vector<FileSpec> specs(2, FileSpec{24 * kMiB, 128 << 10, 1.0, false});
-  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset("writers:2"), 1, state);
-  const ScanTree tree(pool, layouts, old, 128 << 10);
+  ScanPool p(spec, profile);
+  Simulation& sim = p.sim;
+  Pool& pool = p.pool;
+  const ScanTree& tree = *p.tree;
   DiskPart part;
   part.disk = disk;
   part.type = resilver ? ZioType::kWrite : ZioType::kRead;
@@ -280,15 +294,10 @@ TEST(SequentialRebuild, WritesTheFailedDisksColumnsIntoTheSpareSpace) {
   ScanResult scrub;
   const auto held = DiskIos(spec, "openzfs-2.1", "d1", false, &scrub);
   // The same pool and data as DiskIos lays out, d1 failed, rebuilt onto spare 0.
-  Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(spec, 12), RunTunables("openzfs-2.1", {}));
-  const PoolState state = ParsePoolState("cap=20,frag=10", "--pool-state");
-  BlockAllocator a(pool, state, 1);
-  std::vector<std::vector<Dva>> old;
-  for (int i = 0; i < pool.top_count(); ++i) old.push_back(a.UsedRuns(i));
-  std::vector<FileSpec> specs(2, FileSpec{24 * kMiB, 128 << 10, 1.0, false});
-  const std::vector<FileLayout> layouts = AllocateFiles(pool, specs, ParseLayoutPreset("writers:2"), 1, state);
-  const ScanTree tree(pool, layouts, old, 128 << 10);
+  ScanPool p(spec, "openzfs-2.1");
+  Simulation& sim = p.sim;
+  Pool& pool = p.pool;
+  const ScanTree& tree = *p.tree;
   const auto& draid = dynamic_cast<const DraidVdev&>(*pool.top(0));
   std::map<std::string, int64_t> expected;  // where each of d1's bytes goes: the spare's holder there
   int64_t total = 0;
