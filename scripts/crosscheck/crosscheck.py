@@ -324,10 +324,18 @@ def run_ziosim(scn, era, n, workdir):
     return s
 
 
-def run_configs(description, configs, check, table, argv=None):
+def run_configs(prog, description, configs, check, table, argv=None):
     """The command line of a check over named configurations (draid_map_check.py, scrub_check.py):
     --only NAME..., --json, --out FILE; `check(*config)` gives one result, `table(results)` prints
-    them. Returns the exit status."""
+    them. Returns the exit status (2 and a one-line message for a usage error)."""
+    try:
+        return _run_configs(description, configs, check, table, argv)
+    except UsageError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2
+
+
+def _run_configs(description, configs, check, table, argv):
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--only", nargs="+", help="configurations to run (default: all)")
     ap.add_argument("--json", action="store_true")

@@ -131,13 +131,5 @@ def print_table(results):
               f"| {data:.2%} | {parity:.2%} |")
 
 
-def main(argv=None):
-    return xc.run_configs(__doc__.splitlines()[0], CONFIGS, check, print_table, argv)
-
-
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except xc.UsageError as e:
-        print(f"draid_map_check: {e}", file=sys.stderr)
-        sys.exit(2)
+    sys.exit(xc.run_configs("draid_map_check", __doc__.splitlines()[0], CONFIGS, check, print_table))

@@ -102,13 +102,5 @@ def print_table(results):
               f"| {r['ziosim']['elapsed_s']:.3f} | {r['time_error']:+.0%} | {r['leaf_bytes_error']:.1%} |")
 
 
-def main(argv=None):
-    return xc.run_configs(__doc__.splitlines()[0], CONFIGS, check, print_table, argv)
-
-
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except xc.UsageError as e:
-        print(f"scrub_check: {e}", file=sys.stderr)
-        sys.exit(2)
+    sys.exit(xc.run_configs("scrub_check", __doc__.splitlines()[0], CONFIGS, check, print_table))
