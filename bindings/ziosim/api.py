@@ -234,7 +234,8 @@ def _scrub_frame(result: Mapping[str, Any], per_disk: bool = False, progress: bo
         return _front.frame(run["progress"], _front.identity(result), "scrub")
     if per_disk:
         return _front.frame(_disk_rows(run["disks"], {}, False), _front.identity(result), "scrub")
-    return _front.frame([_front.flatten(run, skip=("disks", "progress"))], _front.identity(result), "scrub")
+    return _front.frame([_front.flatten(run, skip=("disks", "progress", "per_reader_mb_s"))], _front.identity(result),
+                        result["workload"])
 
 
 scrub = _front.function(
@@ -244,7 +245,7 @@ scrub = _front.function(
     returns="""
 Every row is led by the scrub's identification: ``pool``, ``profile``, ``scan`` (``legacy`` or
 ``sorted``, from the profile's ``zfs_scan_legacy``), ``files``, ``file_size_bytes``,
-``recordsize_bytes``, ``layout``, ``pool_state``, ``seed``.
+``recordsize_bytes``, ``layout``, ``pool_state``, ``seed``, ``replaced``, ``readers``, ``bs_bytes``.
 
 Default: one row: ``complete`` (False when ``stop_after`` stopped it), ``to_examine_bytes``,
 ``examined_bytes``, ``issued_bytes`` (every DVA's allocated size, as zpool status counts),
@@ -252,8 +253,10 @@ Default: one row: ``complete`` (False when ``stop_after`` stopped it), ``to_exam
 ``issued_mb_s``, ``skipped_bytes`` (a resilver's blocks without a part on the new disk),
 ``scan_reads``, ``indirect_reads``, ``repair_writes``, ``repair_bytes``, ``txgs``, ``clearing_txgs``
 (sorted: txgs that issued because the queues' memory ran out), ``peak_queue_bytes``,
-``queue_limit_bytes``, ``size_bytes`` (zpool list's SIZE), ``usable_bytes`` (what files of the
-recordsize fit in it, parity and padding off), ``cap_pct_before``, ``frag_pct_before``.
+``queue_limit_bytes``, ``readers_mb_s`` (the ``readers`` beside the scan, each reading its own
+file: their bytes over the time until the last one finished), ``size_bytes`` (zpool list's SIZE),
+``usable_bytes`` (what files of the recordsize fit in it, parity and padding off),
+``cap_pct_before``, ``frag_pct_before``.
 
 ``per_disk=True``: one row per disk (the per-disk columns of :func:`block_read`).
 

@@ -61,6 +61,10 @@ void PrintScrubText(const Json& result) {
                 NiceBytes(r["peak_queue_bytes"].get<int64_t>()).c_str(),
                 NiceBytes(r["queue_limit_bytes"].get<int64_t>()).c_str());
   }
+  if (result["readers"].get<int>() > 0) {
+    std::printf("\nreaders  %d beside the scan: %.1f MB/s together", result["readers"].get<int>(),
+                r["readers_mb_s"].get<double>());
+  }
   std::printf("\n\nprogress (zpool status after each txg)\n%10s %14s %14s  %s\n", "t (s)", "examined", "issued",
               "the txg");
   const Json& rows = r["progress"];

@@ -7,6 +7,7 @@
 #include "sim/core/status.h"
 #include "sim/core/time.h"
 #include "sim/stats/run_check.h"
+#include "sim/workload/reader.h"
 #include "sim/zfs/layout_preset.h"
 #include "sim/zfs/pool_state.h"
 #include "sim/zfs/scan/rebuild.h"
@@ -27,6 +28,11 @@ void CheckOptions(const ScrubOptions& o) {
     throw InputError("--recordsize: must be a power of two from 512 to 16M");
   }
   if (o.stop_after < 0) throw InputError("--stop-after: must not be negative");
+  if (o.readers < 0 || o.readers > o.files) {
+    throw InputError("--readers: " + std::to_string(o.readers) + " readers need as many files (--files " +
+                     std::to_string(o.files) + "); each reads its own");
+  }
+  if (o.bs <= 0) throw InputError("--bs: must be positive");
 }
 
 // Where the old data lies: an allocator in the same state the files' allocator
@@ -133,10 +139,18 @@ ScrubResult RunScrub(const ScrubOptions& o) {
                      " (give --files or --pool-state)");
   }
 
+  // The readers, if any, start with the scan; the run lasts until both are done.
+  Dmu dmu(&pool, &layouts, PrimaryCache::kAll, nullptr);
+  std::vector<std::unique_ptr<Reader>> readers;
+  for (int i = 0; i < o.readers; ++i) {
+    readers.push_back(std::make_unique<Reader>(&dmu, &sim, i, i, ReadRange{0, o.file_size}, o.bs, false, o.seed));
+  }
+  auto readers_done = [&] { return std::all_of(readers.begin(), readers.end(), [](auto& x) { return x->finished(); }); };
+  for (auto& x : readers) x->Start();
   if (o.sequential) {
     SequentialRebuild seq(&sim, &pool, &tree, rebuild.top, rebuild.child, rebuild.spare, o.stop_after);
     seq.Start();
-    while (!seq.done() && sim.Step()) {
+    while (!(seq.done() && readers_done()) && sim.Step()) {
     }
     if (!seq.done()) throw std::logic_error("internal error: the rebuild stalled with no event pending");
     r.scan = seq.Result();
@@ -144,10 +158,23 @@ ScrubResult RunScrub(const ScrubOptions& o) {
   } else {
     DslScan scan(&sim, &pool, &tree, o.replaced.empty() ? ZioScan::kScrub : ZioScan::kResilver, o.stop_after);
     scan.Start();
-    while (!scan.done() && sim.Step()) {
+    while (!(scan.done() && readers_done()) && sim.Step()) {
     }
     if (!scan.done()) throw std::logic_error("internal error: the scrub stalled with no event pending");
     r.scan = scan.Result();
+  }
+  if (!readers_done()) throw std::logic_error("internal error: readers stalled with no event pending");
+  dmu.StopFeeding();
+  int64_t reader_bytes = 0;
+  SimTime last_ns = 0;
+  for (auto& x : readers) {
+    x->CheckDone();
+    reader_bytes += x->bytes();
+    last_ns = std::max(last_ns, x->elapsed_ns());
+    r.per_reader_mb_s.push_back(static_cast<double>(x->bytes()) / static_cast<double>(x->elapsed_ns()) * 1e3);
+  }
+  if (last_ns > 0) r.readers_mb_s = static_cast<double>(reader_bytes) / static_cast<double>(last_ns) * 1e3;
+  while (pool.live_zios() > 0 && sim.Step()) {  // prefetches still in flight land
   }
   pool.SettleStats();
   r.pool = FormatPoolSpec(pool.spec());
@@ -162,8 +189,9 @@ ScrubResult RunScrub(const ScrubOptions& o) {
   const double elapsed_s = NsToSec(r.scan.elapsed_ns);
   r.issued_mb_s = elapsed_s > 0 ? static_cast<double>(r.scan.issued_bytes) / elapsed_s / 1e6 : 0;
   r.predicted_s = r.scan.complete ? elapsed_s : Predict(r.scan);
-  r.disks = ReportDisks(pool, r.scan.elapsed_ns);
-  CheckPoolQuiescent(pool, r.scan.elapsed_ns);
+  // The disks over the whole run: the scan, and the readers when they outlast it.
+  r.disks = ReportDisks(pool, sim.now());
+  CheckPoolQuiescent(pool, sim.now());
   return r;
 }
 

@@ -41,6 +41,9 @@ struct ScrubOptions {
   // dRAID's distributed spare): the one disk in `replaced`, of a dRAID, is
   // rebuilt onto the vdev's next free distributed spare.
   bool sequential = false;
+  // dd-like readers of files 0 .. readers-1 while the scan runs, `bs` bytes a read().
+  int readers = 0;
+  int64_t bs = 1 << 20;
 };
 
 struct ScrubResult {
@@ -50,6 +53,10 @@ struct ScrubResult {
   bool sequential = false;
   double predicted_s = 0;        // the whole scrub: elapsed, or its walk and its issue each extrapolated at their rates
   double issued_mb_s = 0;        // issued bytes / elapsed (MB = 10^6)
+  // The readers beside the scan: all their bytes over the time until the last
+  // one finished, and each one's MB/s (MB = 10^6).
+  double readers_mb_s = 0;
+  std::vector<double> per_reader_mb_s;
   std::vector<DiskReport> disks;
   PoolFigures pool_before;       // CAP and FRAG before the files
   int64_t file_bytes = 0;

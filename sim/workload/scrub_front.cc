@@ -14,6 +14,9 @@ using O = ScrubOptions;
 std::vector<Option<O>> ScanGroup() {
   return Concat<O>({
       {In("workload", IntOption("files", &O::files, "Files written before the scan (objects 2, 3, ...)")),
+       In("workload", IntOption("readers", &O::readers,
+                                "dd-like readers of files 0, 1, ... while the scan runs, each its own file")),
+       In("workload", SizeOption("bs", &O::bs, "Bytes per read() call of the readers")),
        In("workload", SizeOption("file_size", &O::file_size, "Size of each file")),
        In("workload", SizeOption("stop_after", &O::stop_after,
                                  "Stop once this many bytes were read and predict the rest from the rates so far, "
@@ -69,6 +72,8 @@ Json Run(const O& o) {
           {"pool_state", o.pool_state.empty() ? Json() : Json(ParsePoolState(o.pool_state, o.pool_state_label).text)},
           {"seed", o.seed},
           {"replaced", o.replaced},
+          {"readers", o.readers},
+          {"bs_bytes", o.bs},
           {"runs", Json::array({{{"complete", s.complete},
                                  {"to_examine_bytes", s.to_examine_bytes},
                                  {"examined_bytes", s.examined_bytes},
@@ -85,6 +90,8 @@ Json Run(const O& o) {
                                  {"clearing_txgs", s.clearing_txgs},
                                  {"peak_queue_bytes", s.peak_queue_bytes},
                                  {"queue_limit_bytes", s.queue_limit_bytes},
+                                 {"readers_mb_s", r.readers_mb_s},
+                                 {"per_reader_mb_s", r.per_reader_mb_s},
                                  {"size_bytes", r.size_bytes},
                                  {"usable_bytes", r.usable_bytes},
                                  {"cap_pct_before", r.pool_before.cap_pct},

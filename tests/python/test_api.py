@@ -163,6 +163,20 @@ def test_scrub_frames_and_eras():
     assert not bool(part["complete"].iloc[0]) and part["predicted_s"].iloc[0] > part["elapsed_s"].iloc[0]
 
 
+def test_scrub_and_readers_share_the_disks():
+    pool = "raidz2 5xfixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G"
+    kw = dict(files=2, file_size="64M", profile="openzfs-2.1")
+    alone = ziosim.scrub(pool, **kw)
+    both = ziosim.scrub(pool, readers=2, **kw)
+    readers = ziosim.readers(pool, readers=[2], file_size="64M", profile="openzfs-2.1")
+    # What the scrub costs the readers, and the readers the scrub.
+    assert both["readers_mb_s"].iloc[0] < readers["throughput_mb_s"].iloc[0]
+    assert both["elapsed_s"].iloc[0] > alone["elapsed_s"].iloc[0]
+    assert alone["readers_mb_s"].iloc[0] == 0 and both["readers"].iloc[0] == 2
+    with pytest.raises(ValueError, match="^readers: 3 readers need as many files"):
+        ziosim.scrub(pool, readers=3, **kw)
+
+
 def test_resilver_writes_the_replaced_disks_part():
     pool = "raidz2 6xfixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G"
     disks = ziosim.resilver(pool, replaced=["d1"], files=2, file_size="32M", per_disk=True).set_index("disk")
