@@ -1,5 +1,6 @@
 #include "sim/zfs/vdev/queue/class_queue.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -51,8 +52,7 @@ void ClassVdevQueue::Add(Zio* zio, SimTime now) {
 void ClassVdevQueue::Done(Zio* io, SimTime now) {
   const int p = Index(io->priority);
   if (active_[p] <= 0) throw std::logic_error("internal error: leaf queue completion without an active I/O");
-  --active_[p];
-  --total_active_;
+  CountActive(p, -1);
   while (IssueOne(now)) {
   }
 }
@@ -68,7 +68,36 @@ bool ClassVdevQueue::ChangePriority(Zio* zio, ZioPriority priority) {
   return true;
 }
 
+namespace {
+constexpr int kScrubClass = static_cast<int>(ZioPriority::kScrub);
+}  // namespace
+
+void ClassVdevQueue::CountActive(int p, int delta) {
+  active_[p] += delta;
+  total_active_ += delta;
+  if (config_.nia_delay == 0) return;
+  const bool interactive = p != kScrubClass;
+  if (delta > 0) {
+    if (interactive && ++ia_active_ == 1) nia_credit_ = 1;
+    if (!interactive && ia_active_ > 0) --nia_credit_;
+  } else if (interactive) {
+    nia_credit_ = --ia_active_ == 0 ? 0 : config_.nia_credit;
+  } else if (ia_active_ == 0) {
+    ++nia_credit_;
+  }
+}
+
+int ClassVdevQueue::MinActive(int p) const {
+  const int min = config_.min_active[p];
+  if (p != kScrubClass || config_.nia_delay == 0 || ia_active_ == 0) return min;
+  return std::min(nia_credit_, min);
+}
+
 int ClassVdevQueue::MaxActive(int p) const {
+  if (p == kScrubClass && config_.nia_delay > 0) {
+    if (ia_active_ > 0) return std::min(nia_credit_, config_.min_active[p]);
+    if (nia_credit_ < config_.nia_delay) return std::max(1, config_.min_active[p]);
+  }
   const int max = config_.max_active[p];
   if (p != Index(ZioPriority::kAsyncWrite) || config_.dirty_bytes == nullptr) return max;
   const int min = config_.min_active[p];
@@ -82,7 +111,7 @@ int ClassVdevQueue::MaxActive(int p) const {
 int ClassVdevQueue::ClassToIssue() const {
   if (total_active_ >= config_.max_active_total) return -1;
   for (int p = 0; p < kNumZioPriorities; ++p) {
-    if (!class_[p].empty() && active_[p] < config_.min_active[p]) return p;
+    if (!class_[p].empty() && active_[p] < MinActive(p)) return p;
   }
   for (int p = 0; p < kNumZioPriorities; ++p) {
     if (!class_[p].empty() && active_[p] < MaxActive(p)) return p;
@@ -124,8 +153,7 @@ bool ClassVdevQueue::IssueOne(SimTime now) {
                                 sink_, now, &stats_);
   }
 
-  ++active_[p];
-  ++total_active_;
+  CountActive(p, 1);
   last_start_ = io->offset;
   last_end_ = io->end();
   CountIssue(p, active_[p], total_active_);

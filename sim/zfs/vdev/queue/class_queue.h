@@ -49,6 +49,12 @@ struct ClassQueueConfig {
   const int64_t* dirty_bytes = nullptr;
   int64_t async_write_lo_bytes = 0;
   int64_t async_write_hi_bytes = 0;
+  // OpenZFS 2.1's non-interactive credit (6f5aac3ca0, vdev_queue_class_min_active /
+  // _max_active): while interactive I/O is active the scrub class gets at most
+  // min(credit, min_active); once it is all done, min_active until `nia_delay`
+  // scrub I/Os have completed. nia_delay 0: off (the eras before 2.1).
+  int nia_delay = 0;
+  int nia_credit = 0;
 };
 
 class ClassVdevQueue final : public VdevQueue {
@@ -84,8 +90,12 @@ class ClassVdevQueue final : public VdevQueue {
   void Enqueue(Zio* zio);
   // Removes a queued zio from its class queue and its type's offset list.
   void Dequeue(Zio* zio);
-  // max_active of class `p` now (async writes scale with dirty data).
+  // min_active and max_active of class `p` now (async writes scale with dirty
+  // data; the scrub class follows the non-interactive credit).
+  int MinActive(int p) const;
   int MaxActive(int p) const;
+  // vdev_queue_pending_add / _remove: the interactive I/Os in the device and the credit.
+  void CountActive(int p, int delta);
   // The class to serve now, or -1.
   int ClassToIssue() const;
   // Index in class `p`'s queue of the zio to issue next.
@@ -100,6 +110,8 @@ class ClassVdevQueue final : public VdevQueue {
   std::array<SortedZioList, 2> by_offset_;  // per ZioType, key (offset, 0)
   std::array<int, kNumZioPriorities> active_{};
   int total_active_ = 0;
+  int ia_active_ = 0;   // interactive (all but scrub) I/Os in the device (vq_ia_active)
+  int nia_credit_ = 0;  // vq_nia_credit
   int queued_ = 0;
   int64_t last_start_ = 0;  // start of the last issued I/O (OpenZFS vq_last_offset starts at 0)
   int64_t last_end_ = -1;   // end of the last issued I/O; -1 before the first

@@ -42,6 +42,10 @@ std::unique_ptr<VdevQueue> MakeClassQueue(const Tunables& t, bool rotational, Vd
     c.max_active[p] = IntTunable(t, (prefix + "_max_active").c_str());
   }
   c.max_active_total = IntTunable(t, "zfs_vdev_max_active");
+  if (t.Bool("ziosim_vdev_nia")) {
+    c.nia_delay = IntTunable(t, "zfs_vdev_nia_delay");
+    c.nia_credit = IntTunable(t, "zfs_vdev_nia_credit");
+  }
 
   const std::string& lba_last = t.Choice("ziosim_vdev_lba_last");
   if (lba_last == "start") {

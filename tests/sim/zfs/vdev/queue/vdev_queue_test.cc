@@ -124,6 +124,38 @@ TEST_F(VdevQueueTest, ClassLimitsTenSyncReadsAndThreePrefetchesInTheDevice) {
   EXPECT_EQ(q_->stats().issued_by_class[2], 3u);
 }
 
+// OpenZFS 2.1's non-interactive credit (docs/scan.md C.4): the scrub class
+// waits out 5 of its own completions before it gets its 3 slots, and while a
+// demand read is in the device it gets one slot at most, for as long as its credit lasts.
+TEST_F(VdevQueueTest, TheScrubClassYieldsToInteractiveIo) {
+  Set("ziosim_vdev_nia", "true");
+  Set("zfs_vdev_nia_delay", "5");
+  Set("zfs_vdev_nia_credit", "5");
+  Set("zfs_vdev_scrub_min_active", "1");
+  Set("zfs_vdev_scrub_max_active", "3");
+  Make();
+  Blockers(20, P::kScrub, 0);
+  EXPECT_EQ(class_queue().active(P::kScrub), 1);  // no credit yet: one at a time
+  for (int i = 0; i < 5; ++i) CompleteNext();
+  EXPECT_EQ(class_queue().active(P::kScrub), 3);  // five completions later: max_active
+  // A demand read comes into the device (credit 1): the scrub I/Os in it finish, one more goes,
+  // and that spends the credit.
+  std::vector<Zio*> scrubs(sink_.issued.end() - 3, sink_.issued.end());
+  Zio* demand = Blockers(1, P::kSyncRead, 900 * kM)[0];
+  for (Zio* z : scrubs) q_->Done(z, 0);
+  EXPECT_EQ(class_queue().active(P::kScrub), 1);
+  q_->Done(sink_.issued.back(), 0);
+  EXPECT_EQ(class_queue().active(P::kScrub), 0);
+  q_->Done(demand, 0);  // no interactive I/O left: one at a time again
+  EXPECT_EQ(class_queue().active(P::kScrub), 1);
+
+  Set("ziosim_vdev_nia", "false");  // before 2.1: the class limits alone
+  Make();
+  const size_t before = sink_.issued.size();
+  Blockers(20, P::kScrub, 4000 * kM);
+  EXPECT_EQ(sink_.issued.size() - before, 3u);
+}
+
 TEST_F(VdevQueueTest, MinActivePassGivesPrefetchASlotWithSyncReadsQueued) {
   Make();
   Blockers(13, P::kSyncRead, 0);  // 10 in the device, 3 waiting
