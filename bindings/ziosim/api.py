@@ -224,17 +224,23 @@ max cylinders; the first bucket, 0 to 2, holds the reads that did not move the h
 
 
 _SCAN_SHAPES = [("per_disk", False, "one row per disk instead of one row for the scan."),
-                ("progress", False, "one row per txg: what ``zpool status`` shows after it.")]
+                ("progress", False, "one row per txg: what ``zpool status`` shows after it."),
+                ("per_disk_progress", False, "one row per txg and disk: each disk's MB/s over the txg "
+                                             "(:func:`ziosim.plot.scan_progress` draws it).")]
 
 
-def _scrub_frame(result: Mapping[str, Any], per_disk: bool = False, progress: bool = False) -> pd.DataFrame:
-    _one_shape(per_disk=per_disk, progress=progress)
+def _scrub_frame(result: Mapping[str, Any], per_disk: bool = False, progress: bool = False,
+                 per_disk_progress: bool = False) -> pd.DataFrame:
+    _one_shape(per_disk=per_disk, progress=progress, per_disk_progress=per_disk_progress)
     run = result["runs"][0]
     if progress:
-        return _front.frame(run["progress"], _front.identity(result), "scrub")
+        return _front.frame(run["progress"], _front.identity(result), result["workload"])
+    if per_disk_progress:
+        return _front.frame(run["disk_progress"], _front.identity(result), result["workload"])
     if per_disk:
-        return _front.frame(_disk_rows(run["disks"], {}, False), _front.identity(result), "scrub")
-    return _front.frame([_front.flatten(run, skip=("disks", "progress", "per_reader_mb_s"))], _front.identity(result),
+        return _front.frame(_disk_rows(run["disks"], {}, False), _front.identity(result), result["workload"])
+    return _front.frame([_front.flatten(run, skip=("disks", "progress", "disk_progress", "per_reader_mb_s"))],
+                        _front.identity(result),
                         result["workload"])
 
 
@@ -262,6 +268,9 @@ file: their bytes over the time until the last one finished), ``size_bytes`` (zp
 
 ``progress=True``: one row per txg: ``t_s``, ``examined_bytes``, ``issued_bytes``, ``phase``
 (``scanning``: the walk gathered; ``issuing``: the queues were read).
+
+``per_disk_progress=True``: one row per txg and disk (a rebuild: every ``zfs_txg_timeout``
+seconds): ``t_start_s``, ``t_end_s``, ``disk``, ``read_mb_s``, ``write_mb_s``.
 """)
 
 

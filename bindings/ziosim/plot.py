@@ -448,6 +448,31 @@ _ROLE_COLOURS = {"P": "#d62728", "Q": "#ff7f0e", "R": "#9467bd", "S": "#bbbbbb"}
 _DATA_COLOURS = ("#1f77b4", "#7fb2e0")  # alternate by block, so neighbours are told apart
 
 
+def scan_progress(frame: pd.DataFrame, value: str = "read_mb_s", *, ax: Optional[Axes] = None,
+                  title: Optional[str] = None) -> Figure:
+    """Each disk's MB/s over a scrub, resilver or rebuild: one line per disk, a point per txg
+    (a :func:`ziosim.scrub` or :func:`ziosim.resilver` frame with ``per_disk_progress=True``).
+
+    Args:
+        value: ``read_mb_s`` or ``write_mb_s`` (a resilver writes to the new disk or the spare space).
+    """
+    need = {"t_end_s", "disk", value}
+    missing = need - set(frame.columns)
+    if missing:
+        raise ValueError(f"scan_progress: the frame lacks {sorted(missing)} (use per_disk_progress=True)")
+    fig, ax = _axes(ax, (7.0, 4.0))
+    for disk, rows in frame.groupby("disk", sort=False, observed=True):
+        ax.step(rows["t_end_s"] / 3600 if rows["t_end_s"].max() > 7200 else rows["t_end_s"], rows[value],
+                where="pre", label=str(disk), linewidth=1)
+    hours = frame["t_end_s"].max() > 7200
+    ax.set_xlabel("time since the scan started (h)" if hours else "time since the scan started (s)")
+    ax.set_ylabel(("read" if value == "read_mb_s" else "written") + " (MB/s, per txg; MB = 10^6 B)")
+    ax.set_ylim(bottom=0)
+    ax.legend(ncol=min(6, frame["disk"].nunique()), fontsize=7, frameon=False)
+    ax.set_title(title or f"{frame['workload'].iloc[0] if 'workload' in frame.columns else 'scan'}: each disk")
+    return fig
+
+
 def raidz_map(frame: pd.DataFrame, *, ax: Optional[Axes] = None, annotate: Optional[bool] = None,
               title: Optional[str] = None) -> Figure:
     """The picture of a :func:`ziosim.raidz_map` or :func:`ziosim.draid_map`

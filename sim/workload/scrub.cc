@@ -147,22 +147,28 @@ ScrubResult RunScrub(const ScrubOptions& o) {
   }
   auto readers_done = [&] { return std::all_of(readers.begin(), readers.end(), [](auto& x) { return x->finished(); }); };
   for (auto& x : readers) x->Start();
-  if (o.sequential) {
-    SequentialRebuild seq(&sim, &pool, &tree, rebuild.top, rebuild.child, rebuild.spare, o.stop_after);
-    seq.Start();
-    while (!(seq.done() && readers_done()) && sim.Step()) {
-    }
-    if (!seq.done()) throw std::logic_error("internal error: the rebuild stalled with no event pending");
-    r.scan = seq.Result();
-    r.sequential = true;
-  } else {
-    DslScan scan(&sim, &pool, &tree, o.replaced.empty() ? ZioScan::kScrub : ZioScan::kResilver, o.stop_after);
-    scan.Start();
-    while (!(scan.done() && readers_done()) && sim.Step()) {
-    }
-    if (!scan.done()) throw std::logic_error("internal error: the scrub stalled with no event pending");
-    r.scan = scan.Result();
+  for (const LeafVdev* l : pool.leaves()) {
+    r.disk_read_bytes_before.push_back(l->device().stats().read_bytes());
+    r.disk_written_bytes_before.push_back(l->device().stats().written_bytes());
   }
+  // Both live to the end of the run: their events may still be pending while the last I/O lands.
+  std::unique_ptr<SequentialRebuild> seq;
+  std::unique_ptr<DslScan> scan;
+  if (o.sequential) {
+    seq = std::make_unique<SequentialRebuild>(&sim, &pool, &tree, rebuild.top, rebuild.child, rebuild.spare,
+                                              o.stop_after);
+    seq->Start();
+  } else {
+    scan = std::make_unique<DslScan>(&sim, &pool, &tree, o.replaced.empty() ? ZioScan::kScrub : ZioScan::kResilver,
+                                     o.stop_after);
+    scan->Start();
+  }
+  auto scan_done = [&] { return seq ? seq->done() : scan->done(); };
+  while (!(scan_done() && readers_done()) && sim.Step()) {
+  }
+  if (!scan_done()) throw std::logic_error("internal error: the scan stalled with no event pending");
+  r.scan = seq ? seq->Result() : scan->Result();
+  r.sequential = seq != nullptr;
   if (!readers_done()) throw std::logic_error("internal error: readers stalled with no event pending");
   dmu.StopFeeding();
   int64_t reader_bytes = 0;

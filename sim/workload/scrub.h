@@ -58,6 +58,8 @@ struct ScrubResult {
   double readers_mb_s = 0;
   std::vector<double> per_reader_mb_s;
   std::vector<DiskReport> disks;
+  // Each disk's bytes when the scan started (the samples are since the pool was built).
+  std::vector<int64_t> disk_read_bytes_before, disk_written_bytes_before;
   PoolFigures pool_before;       // CAP and FRAG before the files
   int64_t file_bytes = 0;
   int64_t size_bytes = 0;        // zpool list's SIZE: every data top-level vdev's allocatable bytes

@@ -58,6 +58,29 @@ Json SamplesJson(const ScrubResult& r) {
   return rows;
 }
 
+// One line per txg slice and disk: what `zpool iostat -v` shows over it.
+Json DiskSamplesJson(const ScrubResult& r) {
+  Json rows = Json::array();
+  SimTime prev_t = 0;
+  const ScanSample* prev = nullptr;
+  for (const ScanSample& s : r.scan.samples) {
+    const double dt = NsToSec(s.t_ns - prev_t);
+    for (size_t i = 0; i < s.disk_read_bytes.size() && i < r.disks.size(); ++i) {
+      const int64_t read = s.disk_read_bytes[i] - (prev ? prev->disk_read_bytes[i] : r.disk_read_bytes_before[i]);
+      const int64_t written =
+          s.disk_written_bytes[i] - (prev ? prev->disk_written_bytes[i] : r.disk_written_bytes_before[i]);
+      rows.push_back({{"t_start_s", NsToSec(prev_t)},
+                      {"t_end_s", NsToSec(s.t_ns)},
+                      {"disk", r.disks[i].name},
+                      {"read_mb_s", dt > 0 ? static_cast<double>(read) / dt / 1e6 : 0.0},
+                      {"write_mb_s", dt > 0 ? static_cast<double>(written) / dt / 1e6 : 0.0}});
+    }
+    prev_t = s.t_ns;
+    prev = &s;
+  }
+  return rows;
+}
+
 Json Run(const O& o) {
   const ScrubResult r = RunScrub(o);
   const ScanResult& s = r.scan;
@@ -97,7 +120,8 @@ Json Run(const O& o) {
                                  {"cap_pct_before", r.pool_before.cap_pct},
                                  {"frag_pct_before", r.pool_before.frag_pct},
                                  {"disks", DisksToJson(r.disks)},
-                                 {"progress", SamplesJson(r)}}})}};
+                                 {"progress", SamplesJson(r)},
+                                 {"disk_progress", DiskSamplesJson(r)}}})}};
 }
 
 }  // namespace

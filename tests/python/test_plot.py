@@ -71,6 +71,18 @@ def test_disk_busy(tmp_path):
     assert len(fig.axes[0].patches) == 6
 
 
+def test_scan_progress_picture(tmp_path):
+    pool = "draid2:3d:1s 8xfixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G"
+    df = ziosim.resilver(pool, replaced=["d1"], sequential=True, files=2, file_size="256M", per_disk_progress=True)
+    assert set(df["disk"]) == {f"d{i}" for i in range(8)}
+    assert df.loc[df["disk"] == "d1", "read_mb_s"].max() == 0  # the failed disk is read around
+    assert df["write_mb_s"].sum() > 0  # the spare space takes the rebuilt columns
+    fig = ziosim.plot.scan_progress(df, "write_mb_s")
+    x, y = _labels(fig)
+    assert "time" in x and "MB/s" in y
+    _renders(fig, tmp_path, "scan")
+
+
 def test_raidz_map_picture(tmp_path):
     df = ziosim.raidz_map(width=6, parity=2, ashift=12, psize="8K", blocks=6)  # 2 data + 2 parity + 2 skip
     fig = ziosim.plot.raidz_map(df)

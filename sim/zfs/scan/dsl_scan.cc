@@ -5,6 +5,7 @@
 #include "sim/core/status.h"
 #include "sim/zfs/pool.h"
 #include "sim/zfs/tunables.h"
+#include "sim/zfs/vdev/leaf_vdev.h"
 
 namespace ziosim {
 namespace {
@@ -16,6 +17,15 @@ constexpr uint64_t kIndirectTag = 1;
 constexpr uint64_t kRepairTag = 2;
 
 }  // namespace
+
+ScanSample SampleScan(const Pool& pool, SimTime t_ns, int64_t examined, int64_t issued, bool traversing) {
+  ScanSample s{t_ns, examined, issued, traversing, {}, {}};
+  for (const LeafVdev* l : pool.leaves()) {
+    s.disk_read_bytes.push_back(l->device().stats().read_bytes());
+    s.disk_written_bytes.push_back(l->device().stats().written_bytes());
+  }
+  return s;
+}
 
 DslScan::DslScan(Simulation* sim, Pool* pool, const ScanTree* tree, ZioScan func, int64_t stop_after_bytes)
     : sim_(sim), pool_(pool), tree_(tree), func_(func), stop_after_(stop_after_bytes) {
@@ -343,7 +353,8 @@ void DslScan::OnEvent(uint32_t kind, uint64_t /*arg*/) {
   // kNextSlice: the txg is synced.
   ending_slice_ = false;
   in_slice_ = false;
-  res_.samples.push_back(ScanSample{sim_->now() - start_ns_, res_.examined_bytes, res_.issued_bytes, !issuing_});
+  res_.samples.push_back(
+      SampleScan(*pool_, sim_->now() - start_ns_, res_.examined_bytes, res_.issued_bytes, !issuing_ && !legacy_));
   const bool queued = std::any_of(tops_.begin(), tops_.end(), [](const TopQueue& q) {
     return !q.queue->empty() || q.next < q.batch.size();
   });

@@ -49,7 +49,12 @@ struct ScanSample {
   int64_t examined_bytes = 0;   // visited by the traversal (every DVA's asize)
   int64_t issued_bytes = 0;     // read and completed
   bool traversing = false;      // the slice walked the tree (sorted: gathered, read nothing)
+  std::vector<int64_t> disk_read_bytes;     // per leaf, since the pool was built
+  std::vector<int64_t> disk_written_bytes;  // per leaf
 };
+
+// What the scan and the disks have done by `t_ns` (since the scan started).
+ScanSample SampleScan(const Pool& pool, SimTime t_ns, int64_t examined, int64_t issued, bool traversing);
 
 struct ScanResult {
   bool legacy = false;

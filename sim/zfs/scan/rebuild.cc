@@ -28,6 +28,7 @@ SequentialRebuild::SequentialRebuild(Simulation* sim, Pool* pool, const ScanTree
       ranges_(tree->AllocatedRanges(top)) {
   const Tunables& t = pool->tunables();
   max_segment_ = t.Int("zfs_rebuild_max_segment");
+  sample_ns_ = t.Int("zfs_txg_timeout") * kNsPerSec;
   // vdev_rebuild_thread: every child of the top-level vdev counts, spare space included.
   max_inflight_ = std::max(kMiB, t.Int("zfs_rebuild_vdev_limit") * static_cast<int64_t>(draid_->children().size()));
   for (const auto& [s, e] : ranges_) res_.to_examine_bytes += e - s;
@@ -35,8 +36,16 @@ SequentialRebuild::SequentialRebuild(Simulation* sim, Pool* pool, const ScanTree
 
 void SequentialRebuild::Start() {
   start_ns_ = sim_->now();
+  sim_->ScheduleIn(sample_ns_, this, 0);
   Issue();
   MaybeFinish();
+}
+
+void SequentialRebuild::OnEvent(uint32_t /*kind*/, uint64_t /*arg*/) {
+  if (done_) return;
+  res_.samples.push_back(
+      SampleScan(*pool_, sim_->now() - start_ns_, res_.examined_bytes, res_.issued_bytes, false));
+  sim_->ScheduleIn(sample_ns_, this, 0);
 }
 
 // vdev_rebuild_ranges: the allocated ranges in offset order, chunk by chunk.
@@ -99,7 +108,7 @@ void SequentialRebuild::MaybeFinish() {
   done_ = true;
   res_.elapsed_ns = sim_->now() - start_ns_;
   res_.complete = range_ == ranges_.size();
-  res_.samples.push_back(ScanSample{res_.elapsed_ns, res_.examined_bytes, res_.issued_bytes, false});
+  res_.samples.push_back(SampleScan(*pool_, res_.elapsed_ns, res_.examined_bytes, res_.issued_bytes, false));
 }
 
 }  // namespace ziosim

@@ -27,7 +27,7 @@ namespace ziosim {
 class DraidVdev;
 class Pool;
 
-class SequentialRebuild : public ZioDoneListener {
+class SequentialRebuild : public ZioDoneListener, public EventHandler {
  public:
   // Rebuilds child `child` of top-level vdev `top` (a dRAID) onto its
   // distributed spare `spare`; stops once `stop_after_bytes` were read (0: all).
@@ -41,6 +41,9 @@ class SequentialRebuild : public ZioDoneListener {
   ScanResult Result() const { return res_; }
 
   void OnZioDone(Zio* zio) override;
+  // A progress sample every zfs_txg_timeout seconds (the rebuild has no txg
+  // slices of its own; this is only what zpool status would show).
+  void OnEvent(uint32_t kind, uint64_t arg) override;
 
  private:
   void Issue();
@@ -52,6 +55,7 @@ class SequentialRebuild : public ZioDoneListener {
   int top_, child_, spare_;
   int64_t stop_after_;
   int64_t max_segment_, max_inflight_;
+  SimTime sample_ns_;
   std::vector<std::pair<int64_t, int64_t>> ranges_;
   size_t range_ = 0;
   int64_t pos_ = 0;
