@@ -126,9 +126,16 @@ ScrubResult RunScrub(const ScrubOptions& o) {
     if ((*it)->replacing()) throw InputError("--replace: " + name + " is given twice");
     (*it)->set_replacing(true);
   }
+  for (const std::string& name : o.faulted) {
+    auto it = std::find_if(pool.leaves().begin(), pool.leaves().end(), [&](auto* l) { return l->name() == name; });
+    if (it == pool.leaves().end()) throw InputError("--fault: no disk named '" + name + "' in the pool");
+    if ((*it)->replacing()) throw InputError("--fault: " + name + " is also given to --replace");
+    (*it)->set_faulted(true);
+  }
   const Rebuild rebuild = o.sequential ? RebuildTarget(pool, o) : Rebuild{};
   if (!pool.root().readable()) {
-    throw InputError("--replace: the pool cannot lose that many disks at once: nothing to resilver from");
+    throw InputError(std::string(o.replaced.empty() ? "--fault" : "--replace") +
+                     ": the pool cannot lose that many disks at once: nothing to read the data from");
   }
   ScrubResult r;
   const std::vector<std::vector<Dva>> old = OldData(pool, state, preset, o.seed);

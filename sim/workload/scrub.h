@@ -37,6 +37,8 @@ struct ScrubOptions {
   // A resilver instead of a scrub: these disks failed and were each replaced
   // by a new disk of the same drive (zpool replace POOL dN), to be healed.
   std::vector<std::string> replaced;
+  // Disks failed and not replaced: the scan reads around them (a degraded pool).
+  std::vector<std::string> faulted;
   // The sequential rebuild instead (zpool replace -s; what zed starts for a
   // dRAID's distributed spare): the one disk in `replaced`, of a dRAID, is
   // rebuilt onto the vdev's next free distributed spare.

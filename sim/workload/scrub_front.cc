@@ -14,6 +14,9 @@ using O = ScrubOptions;
 std::vector<Option<O>> ScanGroup() {
   return Concat<O>({
       {In("workload", IntOption("files", &O::files, "Files written before the scan (objects 2, 3, ...)")),
+       Flags({"--fault"}, In("workload", TextListOption("faulted", &O::faulted,
+                                                        "Disks failed and not replaced: the scan reads around them "
+                                                        "(d0, d1, ...)"))),
        In("workload", IntOption("readers", &O::readers,
                                 "dd-like readers of files 0, 1, ... while the scan runs, each its own file")),
        In("workload", SizeOption("bs", &O::bs, "Bytes per read() call of the readers")),
@@ -36,7 +39,7 @@ OptionTable<O> Table() { return {"scrub", Concat<O>({{PoolOption<O>("raidz2 6xhg
 OptionTable<O> ResilverTable() {
   return {"resilver",
           Concat<O>({{PoolOption<O>("raidz2 6xhgst-nas-4tb"),
-                      Required(Flags({"--replace"},
+                      Required(Flags({"--replace", "--fail"},
                                      In("workload", TextListOption("replaced", &O::replaced,
                                                                    "Disks that failed, each replaced by a new disk of "
                                                                    "the same drive (zpool replace POOL dN)")))),
@@ -95,6 +98,7 @@ Json Run(const O& o) {
           {"pool_state", o.pool_state.empty() ? Json() : Json(ParsePoolState(o.pool_state, o.pool_state_label).text)},
           {"seed", o.seed},
           {"replaced", o.replaced},
+          {"faulted", o.faulted},
           {"readers", o.readers},
           {"bs_bytes", o.bs},
           {"runs", Json::array({{{"complete", s.complete},

@@ -177,6 +177,16 @@ def test_scrub_and_readers_share_the_disks():
         ziosim.scrub(pool, readers=3, **kw)
 
 
+def test_scrub_of_a_degraded_pool_reads_around_the_failed_disk():
+    pool = "raidz2 6xfixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G"
+    disks = ziosim.scrub(pool, faulted=["d2"], files=1, file_size="32M", per_disk=True).set_index("disk")
+    assert disks.loc["d2", "reads"] == 0 and (disks.drop("d2")["reads"] > 0).all()
+    with pytest.raises(ValueError, match="^faulted: the pool cannot lose that many disks"):
+        ziosim.scrub(pool, faulted=["d0", "d1", "d2"], files=1, file_size="32M")
+    # The spelling: --fail for the disk a resilver replaces.
+    assert ziosim.resilver(pool, replaced=["d2"], files=1, file_size="32M")["replaced"].iloc[0] == "d2"
+
+
 def test_resilver_writes_the_replaced_disks_part():
     pool = "raidz2 6xfixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G"
     disks = ziosim.resilver(pool, replaced=["d1"], files=2, file_size="32M", per_disk=True).set_index("disk")
