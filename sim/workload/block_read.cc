@@ -97,16 +97,10 @@ void CheckOptions(const BlockReadOptions& o) {
   if (o.span_bytes < 0) throw InputError("--span: must not be negative");
 }
 
-LeafVdev* FindLeaf(const Pool& pool, const std::string& name, const std::string& option) {
-  auto it = std::find_if(pool.leaves().begin(), pool.leaves().end(), [&](auto* l) { return l->name() == name; });
-  if (it == pool.leaves().end()) throw InputError(option + ": no disk named '" + name + "' in the pool");
-  return *it;
-}
-
 // `zpool replace POOL dN draidP-T-S` with its rebuild done: dN is faulted and
 // the next free distributed spare of its dRAID holds its columns.
 void UseDistributedSpare(const Pool& pool, const std::string& name) {
-  LeafVdev* leaf = FindLeaf(pool, name, "--spare");
+  LeafVdev* leaf = pool.Leaf(name, "--spare");
   auto* draid = dynamic_cast<DraidVdev*>(leaf->parent());
   if (draid == nullptr) throw InputError("--spare: " + name + " is not in a dRAID vdev (no distributed spares)");
   const int spares = draid->layout().config().spares;
@@ -165,7 +159,7 @@ BlockReadResult RunBlockRead(const BlockReadOptions& o) {
   CheckOptions(o);
   Simulation sim;
   Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
-  for (const std::string& name : o.faulted) FindLeaf(pool, name, "--fault")->set_faulted(true);
+  for (const std::string& name : o.faulted) pool.Leaf(name, "--fault")->set_faulted(true);
   for (const std::string& name : o.spared) UseDistributedSpare(pool, name);
   if (!pool.root().readable()) throw InputError("--fault: too many faulted disks: the pool cannot be read");
   const BlockLayout layout(pool, o.block_bytes);

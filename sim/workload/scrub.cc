@@ -121,16 +121,14 @@ ScrubResult RunScrub(const ScrubOptions& o) {
     s.recordsize = o.recordsize;
   }
   for (const std::string& name : o.replaced) {
-    auto it = std::find_if(pool.leaves().begin(), pool.leaves().end(), [&](auto* l) { return l->name() == name; });
-    if (it == pool.leaves().end()) throw InputError("--replace: no disk named '" + name + "' in the pool");
-    if ((*it)->replacing()) throw InputError("--replace: " + name + " is given twice");
-    (*it)->set_replacing(true);
+    LeafVdev* leaf = pool.Leaf(name, "--replace");
+    if (leaf->replacing()) throw InputError("--replace: " + name + " is given twice");
+    leaf->set_replacing(true);
   }
   for (const std::string& name : o.faulted) {
-    auto it = std::find_if(pool.leaves().begin(), pool.leaves().end(), [&](auto* l) { return l->name() == name; });
-    if (it == pool.leaves().end()) throw InputError("--fault: no disk named '" + name + "' in the pool");
-    if ((*it)->replacing()) throw InputError("--fault: " + name + " is also given to --replace");
-    (*it)->set_faulted(true);
+    LeafVdev* leaf = pool.Leaf(name, "--fault");
+    if (leaf->replacing()) throw InputError("--fault: " + name + " is also given to --replace");
+    leaf->set_faulted(true);
   }
   const Rebuild rebuild = o.sequential ? RebuildTarget(pool, o) : Rebuild{};
   if (!pool.root().readable()) {

@@ -1,5 +1,9 @@
 #include "sim/zfs/pool.h"
 
+#include <algorithm>
+
+#include "sim/core/status.h"
+
 #include "models/catalog/catalog.h"
 #include "sim/zfs/vdev/vdev_kind.h"
 
@@ -64,6 +68,19 @@ Zio* Pool::ScanRead(int top, int64_t offset, int64_t size, ZioScan scan, ZioDone
 Zio* Pool::Write(int top, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
                  uint64_t tag) {
   return StartRoot(ZioType::kWrite, ZioScan::kNone, top, offset, size, priority, listener, tag, false);
+}
+
+LeafVdev* Pool::Leaf(std::string_view name, const std::string& option) const {
+  for (LeafVdev* l : leaves_) {
+    if (l->name() == name) return l;
+  }
+  throw InputError(option + ": no disk named '" + std::string(name) + "' in the pool");
+}
+
+Zio* Pool::WriteLeaf(const Vdev* leaf, int64_t offset, int64_t size, ZioPriority priority,
+                     ZioDoneListener* listener, uint64_t tag) {
+  const size_t i = static_cast<size_t>(std::find(leaves_.begin(), leaves_.end(), leaf) - leaves_.begin());
+  return WriteLabel(i, offset + kVdevLabelStartBytes, size, priority, listener, tag);
 }
 
 Zio* Pool::WriteLabel(size_t leaf, int64_t phys_offset, int64_t size, ZioPriority priority,

@@ -36,6 +36,9 @@ class Pool {
   Vdev* top(int i) const { return root_->child(static_cast<size_t>(i)); }
   // Leaves in pool order, with the catalog drive each one is.
   const std::vector<LeafVdev*>& leaves() const { return leaves_; }
+  // The leaf named `name` (d0, d1, ...). Throws InputError naming `option`, the
+  // argument that gave the name, when the pool has none.
+  LeafVdev* Leaf(std::string_view name, const std::string& option) const;
   const std::string& leaf_drive(size_t i) const { return leaf_drives_[i]; }
   // Which top-level vdev leaf i belongs to.
   int leaf_top(size_t i) const { return leaf_tops_[i]; }
@@ -68,6 +71,10 @@ class Pool {
   // and uberblock writes, outside the vdev's allocatable space).
   Zio* WriteLabel(size_t leaf, int64_t phys_offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
                   uint64_t tag);
+  // Writes `size` bytes at `offset` of `leaf`'s vdev space (a resilver's repair
+  // write, a rebuild's write to the spare space).
+  Zio* WriteLeaf(const Vdev* leaf, int64_t offset, int64_t size, ZioPriority priority, ZioDoneListener* listener,
+                 uint64_t tag);
   // The pool's dirty data (dp_dirty_total), as the txg engine reports it.
   void set_dirty_bytes(int64_t bytes) { ctx_.dirty_bytes = bytes; }
   int64_t live_zios() const { return ctx_.arena.live(); }

@@ -70,6 +70,17 @@ void DslScan::Start() {
 
 ScanResult DslScan::Result() const { return res_; }
 
+bool ReachedStop(const ScanResult& r, int64_t stop_after_bytes) {
+  return stop_after_bytes > 0 && r.issued_bytes - r.skipped_bytes >= stop_after_bytes;
+}
+
+bool DslScan::Stopped() const { return ReachedStop(res_, stop_after_); }
+
+bool DslScan::AnyQueued() const {
+  return std::any_of(tops_.begin(), tops_.end(),
+                     [](const TopQueue& q) { return !q.queue->empty() || q.next < q.batch.size(); });
+}
+
 int64_t DslScan::InFlight() const {
   int64_t n = inflight_reads_ + indirect_inflight_;
   for (const TopQueue& q : tops_) n += q.inflight_bytes;
@@ -89,13 +100,9 @@ bool DslScan::MemoryFull() {
 void DslScan::BeginSlice() {
   ++res_.txgs;
   slice_start_ns_ = sim_->now();
-  in_slice_ = true;
   if (!legacy_) {
-    const bool queued = std::any_of(tops_.begin(), tops_.end(), [](const TopQueue& q) {
-      return !q.queue->empty() || q.next < q.batch.size();
-    });
     clearing_ = !traversal_done_ && MemoryFull();
-    issuing_ = queued && (clearing_ || traversal_done_);
+    issuing_ = AnyQueued() && (clearing_ || traversal_done_);
     if (issuing_ && clearing_) ++res_.clearing_txgs;
     for (TopQueue& q : tops_) q.stopped = false;
   }
@@ -109,7 +116,7 @@ bool DslScan::SliceOver() const {
 
 void DslScan::Run() {
   if (done_ || ending_slice_) return;
-  if (stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_) {
+  if (Stopped()) {
     EndSliceWhenDrained();
     return;
   }
@@ -185,13 +192,13 @@ bool DslScan::Traverse() {
           break;
         }
         const ScanBlock b = tree_->Data(cur_.obj, cur_.blkid);
-        if (!b.hole && !Visit(b, true)) return false;
+        if (!b.hole && !Visit(b)) return false;
         ++cur_.blkid;
         break;
       }
       case Step::kIndirectSelf: {  // post-order: the indirect block's own scan read
         const ScanBlock b = tree_->Indirect(cur_.obj, cur_.indirect);
-        if (!b.hole && !b.walk_only && !Visit(b, false)) return false;
+        if (!b.hole && !b.walk_only && !Visit(b)) return false;
         ++cur_.indirect;
         cur_.step = Step::kIndirect;
         break;
@@ -204,7 +211,7 @@ bool DslScan::Traverse() {
 }
 
 // dsl_scan_scrub_cb: the legacy scan reads the block now; the sorted one queues its DVAs.
-bool DslScan::Visit(const ScanBlock& b, bool /*is_data*/) {
+bool DslScan::Visit(const ScanBlock& b) {
   const int ndvas = b.top2 >= 0 ? 2 : 1;
   if (func_ == ZioScan::kResilver && !NeedsResilver(b)) {
     // dsl_scan_scrub_cb: a block the resilver does not need is counted as issued at once.
@@ -263,7 +270,7 @@ void DslScan::IssueFromQueues() {
   for (size_t t = 0; t < tops_.size(); ++t) {
     TopQueue& q = tops_[t];
     while (!q.stopped && q.inflight_bytes < q.max_inflight_bytes) {
-      if (stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_) break;
+      if (Stopped()) break;
       if (q.next == q.batch.size()) {
         q.batch.clear();
         q.next = 0;
@@ -282,7 +289,7 @@ void DslScan::IssueFromQueues() {
     }
   }
   const bool all_stopped = std::all_of(tops_.begin(), tops_.end(), [](const TopQueue& q) { return q.stopped; });
-  if (all_stopped || (stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_)) EndSliceWhenDrained();
+  if (all_stopped || Stopped()) EndSliceWhenDrained();
 }
 
 // The end of dsl_scan_sync: everything issued in the slice completes before the txg ends.
@@ -337,10 +344,7 @@ bool DslScan::StartRepairs(const Zio& read) {
   const uint64_t id = next_repair_id_++;
   repairs_[id] = PendingRepair{read.top_vdev, read.size, static_cast<int>(repair_scratch_.size())};
   for (const Vdev::RepairWrite& w : repair_scratch_) {
-    const auto& leaves = pool_->leaves();
-    const size_t leaf = static_cast<size_t>(std::find(leaves.begin(), leaves.end(), w.leaf) - leaves.begin());
-    pool_->WriteLabel(leaf, w.offset + kVdevLabelStartBytes, w.size, ZioPriority::kAsyncWrite, this,
-                      (id << 2) | kRepairTag);
+    pool_->WriteLeaf(w.leaf, w.offset, w.size, ZioPriority::kAsyncWrite, this, (id << 2) | kRepairTag);
   }
   return true;
 }
@@ -352,14 +356,10 @@ void DslScan::OnEvent(uint32_t kind, uint64_t /*arg*/) {
   }
   // kNextSlice: the txg is synced.
   ending_slice_ = false;
-  in_slice_ = false;
   res_.samples.push_back(
       SampleScan(*pool_, sim_->now() - start_ns_, res_.examined_bytes, res_.issued_bytes, !issuing_ && !legacy_));
-  const bool queued = std::any_of(tops_.begin(), tops_.end(), [](const TopQueue& q) {
-    return !q.queue->empty() || q.next < q.batch.size();
-  });
-  const bool stopped = stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_;
-  if (stopped || (traversal_done_ && !queued)) {
+  const bool stopped = Stopped();
+  if (stopped || (traversal_done_ && !AnyQueued())) {
     Finish();
     return;
   }
@@ -369,10 +369,7 @@ void DslScan::OnEvent(uint32_t kind, uint64_t /*arg*/) {
 void DslScan::Finish() {
   done_ = true;
   res_.elapsed_ns = sim_->now() - start_ns_;
-  const bool queued = std::any_of(tops_.begin(), tops_.end(), [](const TopQueue& q) {
-    return !q.queue->empty() || q.next < q.batch.size();
-  });
-  res_.complete = traversal_done_ && !queued;
+  res_.complete = traversal_done_ && !AnyQueued();
 }
 
 }  // namespace ziosim

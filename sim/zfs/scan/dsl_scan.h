@@ -75,6 +75,10 @@ struct ScanResult {
   std::vector<ScanSample> samples;
 };
 
+// --stop-after: the bytes a scan read (not those a resilver passed over) reached
+// `stop_after_bytes` (0: no limit).
+bool ReachedStop(const ScanResult& r, int64_t stop_after_bytes);
+
 class DslScan : public ZioDoneListener, public EventHandler {
  public:
   // Scans `tree` on `pool` with the pool's tunables; stops once `stop_after_bytes`
@@ -110,7 +114,7 @@ class DslScan : public ZioDoneListener, public EventHandler {
   void BeginSlice();
   void Run();                  // advances whatever the slice does until it blocks
   bool Traverse();             // false: blocked or the slice is over
-  bool Visit(const ScanBlock& b, bool is_data);  // the scan callback; false: blocked
+  bool Visit(const ScanBlock& b);  // the scan callback; false: blocked
   void IssueRead(int top, int64_t offset, int64_t psize, int64_t asize);
   bool NeedsResilver(const ScanBlock& b) const;
   bool StartRepairs(const Zio& read);
@@ -120,6 +124,8 @@ class DslScan : public ZioDoneListener, public EventHandler {
   void EndSliceWhenDrained();
   bool MemoryFull();
   int64_t InFlight() const;
+  bool AnyQueued() const;  // DVAs gathered and not yet issued
+  bool Stopped() const;
   void Finish();
 
   Simulation* sim_;
@@ -138,7 +144,7 @@ class DslScan : public ZioDoneListener, public EventHandler {
   Cursor cur_;
   ScanResult res_;
   SimTime start_ns_ = 0, slice_start_ns_ = 0;
-  bool done_ = false, traversal_done_ = false, in_slice_ = false;
+  bool done_ = false, traversal_done_ = false;
   bool issuing_ = false, clearing_ = false;
   bool delayed_ = false;       // legacy: the read at the cursor waits out zfs_scrub_delay
   bool waiting_indirect_ = false;

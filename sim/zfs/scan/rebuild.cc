@@ -53,7 +53,7 @@ void SequentialRebuild::Issue() {
   const int width = draid_->layout().config().group_width();
   const int data = draid_->layout().config().data;
   while (inflight_ < max_inflight_ && range_ < ranges_.size()) {
-    if (stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_) return;
+    if (ReachedStop(res_, stop_after_)) return;
     const auto& [begin, end] = ranges_[range_];
     pos_ = std::max(pos_, begin);
     const int64_t start = pos_;
@@ -86,11 +86,8 @@ void SequentialRebuild::OnZioDone(Zio* zio) {
     scratch_.clear();
     draid_->RebuildWrites(zio->offset, zio->size, child_, spare_, &scratch_);
     it->second.writes = static_cast<int>(scratch_.size());
-    const auto& leaves = pool_->leaves();
     for (const Vdev::RepairWrite& w : scratch_) {
-      const size_t leaf = static_cast<size_t>(std::find(leaves.begin(), leaves.end(), w.leaf) - leaves.begin());
-      pool_->WriteLabel(leaf, w.offset + kVdevLabelStartBytes, w.size, ZioPriority::kAsyncWrite, this,
-                        (id << 1) | kWriteTag);
+      pool_->WriteLeaf(w.leaf, w.offset, w.size, ZioPriority::kAsyncWrite, this, (id << 1) | kWriteTag);
     }
   }
   if ((zio->tag & kWriteTag) != 0 ? --it->second.writes == 0 : it->second.writes == 0) {
@@ -103,7 +100,7 @@ void SequentialRebuild::OnZioDone(Zio* zio) {
 
 void SequentialRebuild::MaybeFinish() {
   if (done_ || inflight_ > 0) return;
-  const bool stopped = stop_after_ > 0 && res_.issued_bytes - res_.skipped_bytes >= stop_after_;
+  const bool stopped = ReachedStop(res_, stop_after_);
   if (range_ < ranges_.size() && !stopped) return;
   done_ = true;
   res_.elapsed_ns = sim_->now() - start_ns_;
