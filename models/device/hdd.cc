@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <vector>
 
 #include "models/device/hdd_cache.h"
@@ -55,9 +56,11 @@ class HddDevice::Impl {
 
   // Costs `req` arriving at the drive at `t_ps`; returns its completion time.
   int64_t Serve(const DeviceRequest& req, int64_t t_ps, HddBreakdown* bd);
-  // Positioning + rotational wait if `req` were started at `t_ps` (SPTF's key).
+  struct Pending;
+  // Positioning + rotational wait if `p` were started at `t_ps` (SPTF's key), or
+  // a figure of at least `bound` when that is `bound` or more.
   // REQUIRES: AdvanceReadAhead(t_ps) was called.
-  int64_t EstimateAccessPs(const DeviceRequest& req, int64_t t_ps) const;
+  int64_t EstimateAccessPs(Pending& p, int64_t t_ps, int64_t bound) const;
   // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
   void AdvanceReadAhead(int64_t t_ps);
   // Latest instant a write-back segment's data reach the platter.
@@ -67,10 +70,23 @@ class HddDevice::Impl {
     return until;
   }
 
+  // A command in the drive's queue. With SPTF, what its access estimate needs of
+  // it is found once, at arrival: where its first block lives, and which cache
+  // segment held that block at the cache's version `seg_version`.
   struct Pending {
     DeviceRequest req;
     SimTime submitted;
+    PhysicalAddress first{};
+    int64_t first_start_ps = 0;  // the first block's sector start in a revolution
+    int seg = -1;
+    uint64_t seg_version = 0;
   };
+  // A command arriving at `t`, ready for EstimateAccessPs.
+  Pending Arrive(const DeviceRequest& req, SimTime t) const {
+    const int64_t lbn = req.offset_bytes / 512;
+    const PhysicalAddress first = geo_.Map(lbn);
+    return Pending{req, t, first, mech_.SectorStartPs(first), cache_.Find(lbn), cache_.version()};
+  }
   std::vector<Pending> queue_;
   bool busy_ = false;
   Pending current_{};
@@ -321,8 +337,7 @@ int64_t HddDevice::Impl::MaxReadAheadEnd(int64_t req_lbn, int64_t req_end) const
 // "Read-ahead over requested" = -1: the requested blocks leave the segment once sent.
 void HddDevice::Impl::ForgetSentData(int seg, int64_t req_end) {
   if (p_.cache.read_ahead_over_requested != -1 || seg < 0) return;
-  HddSegment& s = cache_.at(seg);
-  s.start = std::min(std::max(s.start, req_end), s.end);
+  cache_.DropBefore(seg, req_end);
 }
 
 // How far to read past a request [req_lbn, req_end), whose segment holds data from
@@ -616,7 +631,7 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   } else {
     cache_.Fill(keep, lbn, lbn + n, /*is_write=*/true);
   }
-  cache_.at(keep).dirty_until_ps = write_back ? media_end : 0;
+  cache_.set_dirty_until(keep, write_back ? media_end : 0);
   if (write_back) {
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);
@@ -626,16 +641,19 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   return media_end + Ps(reselect) + Ps(io.write_completion_ns);
 }
 
-int64_t HddDevice::Impl::EstimateAccessPs(const DeviceRequest& req, int64_t t) const {
-  const int64_t lbn = req.offset_bytes / 512;
+int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) const {
+  const DeviceRequest& req = p.req;
   if (p_.cache.enabled && req.op == IoOp::kRead) {
     // Cached, or coming in with the read-ahead stream: no positioning at all.
-    const int seg = cache_.Find(lbn);
+    const int64_t lbn = req.offset_bytes / 512;
+    p.seg = cache_.FindAgain(lbn, p.seg, p.seg_version);
+    p.seg_version = cache_.version();
+    const int seg = p.seg;
     if ((seg >= 0 && cache_.at(seg).end >= lbn + req.size_bytes / 512) || JoinsReadAhead(seg, lbn)) return 0;
   }
-  const PhysicalAddress a = geo_.Map(lbn);
-  const int64_t start = std::max(t, arm_free_ps_) + mech_.PositionPs(a, req.op == IoOp::kWrite);
-  return start - t + mech_.RotationalWaitPs(start, a);
+  const int64_t start = std::max(t, arm_free_ps_) + mech_.PositionPs(p.first, req.op == IoOp::kWrite);
+  if (start - t >= bound) return start - t;  // the rotational wait can only add
+  return start - t + mech_.WaitUntilPs(start, p.first_start_ps);
 }
 
 // --- the device ----------------------------------------------------------------
@@ -655,7 +673,8 @@ void HddDevice::Submit(const DeviceRequest& req) {
   CheckRequest(req);
   ++in_device_;
   stats_.OnEnter(sim_->now(), in_device_);
-  impl_->queue_.push_back(Impl::Pending{req, sim_->now()});
+  impl_->queue_.push_back(policy_ == QueuePolicy::kSptf ? impl_->Arrive(req, sim_->now())
+                                                       : Impl::Pending{req, sim_->now()});
   if (!impl_->busy_) StartNext();
 }
 
@@ -668,9 +687,10 @@ void HddDevice::StartNext() {
   if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
     const int64_t now_ps = Ps(sim_->now());
     impl_->AdvanceReadAhead(now_ps);
-    int64_t best = impl_->EstimateAccessPs(q[0].req, now_ps);
-    for (size_t i = 1; i < q.size(); ++i) {
-      const int64_t cost = impl_->EstimateAccessPs(q[i].req, now_ps);
+    // The first command of the least cost: none after one of cost 0 can beat it.
+    int64_t best = impl_->EstimateAccessPs(q[0], now_ps, std::numeric_limits<int64_t>::max());
+    for (size_t i = 1; i < q.size() && best > 0; ++i) {
+      const int64_t cost = impl_->EstimateAccessPs(q[i], now_ps, best);
       if (cost < best) {
         best = cost;
         pick = i;

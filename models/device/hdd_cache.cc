@@ -1,6 +1,7 @@
 #include "models/device/hdd_cache.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace ziosim {
 
@@ -14,6 +15,25 @@ int HddSegmentCache::Find(int64_t lbn) const {
     if (segments_[i].Contains(lbn)) return static_cast<int>(i);
   }
   return -1;
+}
+
+int HddSegmentCache::FindAgain(int64_t lbn, int found, uint64_t seen) const {
+  if (seen == version_) return found;
+  if (version_ - seen >= kLogSize || segments_.size() > 64) return Find(lbn);
+  uint64_t changed = 0;
+  for (uint64_t v = seen + 1; v <= version_; ++v) changed |= uint64_t{1} << changed_[v % kLogSize];
+  // Unchanged segments still hold lbn or not as they did. While `found` holds it,
+  // only a changed segment before it can come first now; with none found, only a
+  // changed one can hold lbn. A `found` that lost it needs the whole search again.
+  if (found >= 0) {
+    if (!segments_[static_cast<size_t>(found)].Contains(lbn)) return Find(lbn);
+    changed &= (uint64_t{1} << found) - 1;
+  }
+  for (; changed != 0; changed &= changed - 1) {
+    const int i = std::countr_zero(changed);
+    if (segments_[static_cast<size_t>(i)].Contains(lbn)) return i;
+  }
+  return found;
 }
 
 int HddSegmentCache::FindWriteAppend(int64_t lbn, int64_t t_ps) const {
@@ -43,26 +63,36 @@ int HddSegmentCache::MostRecent() const {
   return static_cast<int>(best);
 }
 
+void HddSegmentCache::SetRun(int i, int64_t start, int64_t end) {
+  if (segments_[i].start == start && segments_[i].end == end) return;
+  segments_[i].start = start;
+  segments_[i].end = end;
+  ++version_;
+  changed_[version_ % kLogSize] = i;
+}
+
 void HddSegmentCache::Fill(int i, int64_t start, int64_t end, bool is_write) {
-  HddSegment& s = segments_[i];
-  s.start = std::max(start, end - segment_blocks_);
-  s.end = end;
-  s.holds_write = is_write;
+  SetRun(i, std::max(start, end - segment_blocks_), end);
+  segments_[i].holds_write = is_write;
   Touch(i);
 }
 
 void HddSegmentCache::Extend(int i, int64_t end) {
-  HddSegment& s = segments_[i];
+  const HddSegment& s = segments_[i];
   if (end <= s.end) return;
-  s.end = end;
-  s.start = std::max(s.start, end - segment_blocks_);
+  SetRun(i, std::max(s.start, end - segment_blocks_), end);
+}
+
+void HddSegmentCache::DropBefore(int i, int64_t lbn) {
+  const HddSegment& s = segments_[i];
+  SetRun(i, std::min(std::max(s.start, lbn), s.end), s.end);
 }
 
 void HddSegmentCache::Invalidate(int64_t start, int64_t end, int keep) {
   for (size_t i = 0; i < segments_.size(); ++i) {
-    HddSegment& s = segments_[i];
+    const HddSegment& s = segments_[i];
     if (static_cast<int>(i) == keep || s.empty() || s.end <= start || s.start >= end) continue;
-    s.start = s.end = 0;  // partial overlap: dropping the whole run keeps segments contiguous
+    SetRun(static_cast<int>(i), 0, 0);  // partial overlap: dropping the whole run keeps segments contiguous
   }
 }
 

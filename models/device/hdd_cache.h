@@ -4,6 +4,7 @@
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_CACHE_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_CACHE_H_
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -26,11 +27,19 @@ class HddSegmentCache {
   HddSegmentCache(int segments, int segment_blocks, bool reserve_write_segment);
 
   int segment_blocks() const { return segment_blocks_; }
-  HddSegment& at(int i) { return segments_[i]; }
+  // Segment i. Its run changes only through the methods below, which count the
+  // changes (version()).
   const HddSegment& at(int i) const { return segments_[i]; }
 
-  // Segment holding `lbn`, or -1.
+  // Segment holding `lbn` (the first, if several do), or -1.
   int Find(int64_t lbn) const;
+  // Counts the changes of any segment's run of LBNs.
+  uint64_t version() const { return version_; }
+  // Find(lbn), knowing that it returned `found` when version() was `seen`: only
+  // the segments changed since are looked at, when the change log still holds
+  // them (a drive's scheduler asks again for every queued command at every
+  // dispatch, while only a segment or two change in between).
+  int FindAgain(int64_t lbn, int found, uint64_t seen) const;
   // Segment whose write data, still waiting for the platter at `t_ps`, end
   // exactly at `lbn`, or -1: a sequential write may be combined with it.
   int FindWriteAppend(int64_t lbn, int64_t t_ps) const;
@@ -46,12 +55,23 @@ class HddSegmentCache {
   // Grows segment i to `end`, sliding its start to stay within segment_blocks().
   void Extend(int i, int64_t end);
   // Forgets what segment i holds.
-  void Empty(int i) { segments_[i].start = segments_[i].end = 0; }
+  void Empty(int i) { SetRun(i, 0, 0); }
+  // Drops the blocks before `lbn` from segment i (at most all of them).
+  void DropBefore(int i, int64_t lbn);
+  // Segment i's write data reach the platter at `ps` (0: it holds none unwritten).
+  void set_dirty_until(int i, int64_t ps) { segments_[i].dirty_until_ps = ps; }
   // Drops [start, end) from every segment except `keep` (a write makes older copies stale).
   void Invalidate(int64_t start, int64_t end, int keep);
 
  private:
+  // The last kLogSize changes: which segment the change to each version touched.
+  static constexpr uint64_t kLogSize = 16;
+  // Gives segment i the run [start, end) and logs the change.
+  void SetRun(int i, int64_t start, int64_t end);
+
   std::vector<HddSegment> segments_;
+  uint64_t version_ = 0;
+  std::array<int, kLogSize> changed_{};  // changed_[v % kLogSize]: the segment version v changed
   int segment_blocks_;
   bool reserve_write_segment_;
   uint64_t clock_ = 0;

@@ -20,12 +20,9 @@ int64_t HddMechanism::PositionPs(const PhysicalAddress& to, bool is_write) const
   return std::max<int64_t>(ps, 0);
 }
 
-int64_t HddMechanism::RotationalWaitPs(int64_t t_ps, const PhysicalAddress& a) const {
+int64_t HddMechanism::SectorStartPs(const PhysicalAddress& a) const {
   const HddMap::SectorSlot s = geometry_.AngleSlotOnTrack(a);
-  const int64_t target = static_cast<int64_t>(s.slot) * period_ps_ / s.sectors_per_track;
-  int64_t wait = target - t_ps % period_ps_;
-  if (wait < 0) wait += period_ps_;
-  return wait;
+  return static_cast<int64_t>(s.slot) * period_ps_ / s.sectors_per_track;
 }
 
 }  // namespace ziosim

@@ -28,7 +28,14 @@ class HddMechanism {
   // that is longer, plus the write settle for writes (never negative in total).
   int64_t PositionPs(const PhysicalAddress& to, bool is_write) const;
   // Time from `t_ps` until the start of `a`'s sector passes under the head.
-  int64_t RotationalWaitPs(int64_t t_ps, const PhysicalAddress& a) const;
+  int64_t RotationalWaitPs(int64_t t_ps, const PhysicalAddress& a) const { return WaitUntilPs(t_ps, SectorStartPs(a)); }
+  // How long after the index mark passes the start of `a`'s sector does: [0, period).
+  int64_t SectorStartPs(const PhysicalAddress& a) const;
+  // Time from `t_ps` until the platter turns to `start_ps` after its index mark.
+  int64_t WaitUntilPs(int64_t t_ps, int64_t start_ps) const {
+    const int64_t wait = start_ps - t_ps % period_ps_;
+    return wait < 0 ? wait + period_ps_ : wait;
+  }
   int64_t SectorPs(int cylinder) const { return period_ps_ / geometry_.SectorsPerTrack(cylinder); }
   void MoveTo(const PhysicalAddress& a) {
     cylinder_ = a.cylinder;
