@@ -54,9 +54,9 @@ class HddDevice::Impl {
     runs_.reserve(64);
   }
 
-  // Costs `req` arriving at the drive at `t_ps`; returns its completion time.
-  int64_t Serve(const DeviceRequest& req, int64_t t_ps, HddBreakdown* bd);
   struct Pending;
+  // Costs `cmd` arriving at the drive at `t_ps`; returns its completion time.
+  int64_t Serve(const Pending& cmd, int64_t t_ps, HddBreakdown* bd);
   // Positioning + rotational wait if `p` were started at `t_ps` (SPTF's key), or
   // a figure of at least `bound` when that is `bound` or more.
   // REQUIRES: AdvanceReadAhead(t_ps) was called.
@@ -71,21 +71,21 @@ class HddDevice::Impl {
   }
 
   // A command in the drive's queue. With SPTF, what its access estimate needs of
-  // it is found once, at arrival: where its first block lives, and which cache
-  // segment held that block at the cache's version `seg_version`.
+  // it is found once, at arrival: where its first block lives. The cache segment
+  // holding that block (seg) is remembered with the cache's version then, for the
+  // next estimate and for the command's service to look again from there.
   struct Pending {
     DeviceRequest req;
     SimTime submitted;
     PhysicalAddress first{};
     int64_t first_start_ps = 0;  // the first block's sector start in a revolution
     int seg = -1;
-    uint64_t seg_version = 0;
+    uint64_t seg_version = HddSegmentCache::kNever;
   };
   // A command arriving at `t`, ready for EstimateAccessPs.
   Pending Arrive(const DeviceRequest& req, SimTime t) const {
-    const int64_t lbn = req.offset_bytes / 512;
-    const PhysicalAddress first = geo_.Map(lbn);
-    return Pending{req, t, first, mech_.SectorStartPs(first), cache_.Find(lbn), cache_.version()};
+    const PhysicalAddress first = geo_.Map(req.offset_bytes / 512);
+    return Pending{req, t, first, mech_.SectorStartPs(first)};
   }
   std::vector<Pending> queue_;
   bool busy_ = false;
@@ -101,7 +101,7 @@ class HddDevice::Impl {
     int64_t next_start_ps = 0;  // next_lbn's sector starts passing under the head
   };
 
-  int64_t ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   int64_t ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg);
   int64_t HitReadyPs(int64_t t, bool sneaky) const;
@@ -146,7 +146,8 @@ class HddDevice::Impl {
   int64_t last_write_end_lbn_ = -1;
 };
 
-int64_t HddDevice::Impl::Serve(const DeviceRequest& req, int64_t t, HddBreakdown* bd) {
+int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, HddBreakdown* bd) {
+  const DeviceRequest& req = cmd.req;
   *bd = HddBreakdown{};
   t += Ps(p_.interface.bus_arbitration_ns);  // the command wins the disk's bus first
   const int64_t lbn = req.offset_bytes / 512;
@@ -156,18 +157,19 @@ int64_t HddDevice::Impl::Serve(const DeviceRequest& req, int64_t t, HddBreakdown
   bd->head = first.head;
   bd->sector = first.sector;
   const bool is_write = req.op == IoOp::kWrite;
-  const int64_t done = is_write ? ServeWrite(lbn, n, t, bd) : ServeRead(lbn, n, t, bd);
+  const int64_t done = is_write ? ServeWrite(lbn, n, t, bd) : ServeRead(cmd, lbn, n, t, bd);
   prev_was_write_ = is_write;
   return done;
 }
 
 // --- reads -----------------------------------------------------------------
 
-int64_t HddDevice::Impl::ServeRead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
+// `cmd`: the command, whose cache segment its estimate may have found.
+int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
   const HddInterface& io = p_.interface;
   const int64_t b = Ps(io.bus_read_block_ns);
   AdvanceReadAhead(t);
-  const int seg = p_.cache.enabled ? cache_.Find(lbn) : -1;
+  const int seg = p_.cache.enabled ? cache_.FindAgain(lbn, cmd.seg, cmd.seg_version) : -1;
   if (seg >= 0 && cache_.at(seg).end >= lbn + n) {
     bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
     return ServeWholeHit(lbn, n, t, seg);
@@ -700,7 +702,7 @@ void HddDevice::StartNext() {
   impl_->current_ = q[pick];
   q.erase(q.begin() + static_cast<std::ptrdiff_t>(pick));
   impl_->busy_ = true;
-  const int64_t done_ps = impl_->Serve(impl_->current_.req, Ps(sim_->now()), &last_);
+  const int64_t done_ps = impl_->Serve(impl_->current_, Ps(sim_->now()), &last_);
   sim_->Schedule(std::max(CeilNs(done_ps), sim_->now()), this, kCompleteEvent);
 }
 

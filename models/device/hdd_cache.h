@@ -38,8 +38,10 @@ class HddSegmentCache {
   // Find(lbn), knowing that it returned `found` when version() was `seen`: only
   // the segments changed since are looked at, when the change log still holds
   // them (a drive's scheduler asks again for every queued command at every
-  // dispatch, while only a segment or two change in between).
+  // dispatch, while only a segment or two change in between). `seen` = kNever:
+  // never looked, the whole search.
   int FindAgain(int64_t lbn, int found, uint64_t seen) const;
+  static constexpr uint64_t kNever = ~uint64_t{0};
   // Segment whose write data, still waiting for the platter at `t_ps`, end
   // exactly at `lbn`, or -1: a sequential write may be combined with it.
   int FindWriteAppend(int64_t lbn, int64_t t_ps) const;
