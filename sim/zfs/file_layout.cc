@@ -31,14 +31,22 @@ void FileLayout::AddExtent(int level, const LayoutExtent& e) {
 
 BlockPointer FileLayout::Locate(int level, int64_t blkid) const {
   const std::vector<LayoutExtent>& v = extents_[level];
-  // The last extent whose first block is <= blkid.
-  auto it = std::upper_bound(v.begin(), v.end(), blkid,
-                             [](int64_t id, const LayoutExtent& e) { return id < e.first; });
-  if (it == v.begin() || blkid >= std::prev(it)->first + std::prev(it)->count) {
-    throw std::out_of_range("FileLayout::Locate: level " + std::to_string(level) + " block " + std::to_string(blkid) +
-                            " of object " + std::to_string(object_) + " is not covered");
+  size_t& last = last_[level];
+  // The last extent found, the one after it, or else the last extent whose first block is <= blkid.
+  if (last >= v.size() || blkid < v[last].first || blkid >= v[last].first + v[last].count) {
+    if (last + 1 < v.size() && blkid >= v[last + 1].first && blkid < v[last + 1].first + v[last + 1].count) {
+      ++last;
+    } else {
+      auto it = std::upper_bound(v.begin(), v.end(), blkid,
+                                 [](int64_t id, const LayoutExtent& e) { return id < e.first; });
+      if (it == v.begin() || blkid >= std::prev(it)->first + std::prev(it)->count) {
+        throw std::out_of_range("FileLayout::Locate: level " + std::to_string(level) + " block " +
+                                std::to_string(blkid) + " of object " + std::to_string(object_) + " is not covered");
+      }
+      last = static_cast<size_t>(std::prev(it) - v.begin());
+    }
   }
-  const LayoutExtent& e = *std::prev(it);
+  const LayoutExtent& e = v[last];
   BlockPointer bp;
   if (e.hole) return bp;
   const int64_t i = blkid - e.first;

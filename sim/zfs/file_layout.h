@@ -60,6 +60,8 @@ class FileLayout {
   // the file has no indirect block: a sparse file (no block pointers) or a file
   // of one block (its pointer is in the dnode).
   // Throws std::out_of_range for an uncovered blkid (a bug in the caller).
+  // Remembers the extent found, where the next look-up of a reader going
+  // through the file starts: a layout serves one simulation (thread) at a time.
   BlockPointer Locate(int level, int64_t blkid) const;
   const std::vector<LayoutExtent>& extents(int level) const { return extents_[level]; }
 
@@ -69,6 +71,7 @@ class FileLayout {
   int64_t block_bytes_ = 0;
   int ptrs_per_indirect_ = 1024;
   std::vector<LayoutExtent> extents_[2];
+  mutable size_t last_[2] = {0, 0};  // per level: the extent Locate found last
 };
 
 // Appends blocks of one level to a FileLayout in blkid order, merging blocks
