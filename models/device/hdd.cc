@@ -425,7 +425,7 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
       break;
     }
     const TrackRun run = geo_.RunOnTrack(ra_.next_lbn, ra_.target_lbn - ra_.next_lbn);
-    const int64_t st = mech_.SectorPs(run.start.cylinder);
+    const int64_t st = mech_.SectorPsOnTrackOf(run.sectors_per_track);
     if (t < ra_.next_start_ps + st) break;
     const int64_t finished = (t - ra_.next_start_ps) / st;
     if (finished < run.physical_span) {
@@ -487,7 +487,7 @@ int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_wr
     int64_t wait = first && positioned ? 0 : mech_.RotationalWaitPs(seek_end, run.start);
     const int64_t distance = std::abs(run.start.cylinder - mech_.cylinder());
     mech_.MoveTo(run.start);
-    const int64_t st = mech_.SectorPs(run.start.cylinder);
+    const int64_t st = mech_.SectorPsOnTrackOf(run.sectors_per_track);
     const bool zl = zero_latency == ZeroLatency::kEveryTrack || (first && zero_latency == ZeroLatency::kFirstTrack);
     if (zl && !(first && positioned) && SplitForZeroLatency(run, seek_end, seek_end + wait, st)) {
       t = runs_[runs_.size() - 2].end_ps();  // the run's head, read after the wrap, ends the track

@@ -76,9 +76,11 @@ PhysicalAddress HddExtentMap::Map(int64_t lbn) const {
 
 TrackRun HddExtentMap::RunOnTrack(int64_t lbn, int64_t max_blocks) const {
   if (lbn >= total_blocks_) return {};
-  if (max_blocks <= 0) return {Map(lbn), 0, 0};
+  const PhysicalAddress start = Map(lbn);
+  if (max_blocks <= 0) return {start, 0, 0, SectorsPerTrack(start.cylinder)};
   size_t i = ExtentOf(lbn);
-  TrackRun run{Map(lbn), std::min(max_blocks, extents_[i].first_lbn + extents_[i].blocks - lbn), 0};
+  TrackRun run{start, std::min(max_blocks, extents_[i].first_lbn + extents_[i].blocks - lbn), 0,
+               SectorsPerTrack(start.cylinder)};
   run.physical_span = run.blocks;
   int64_t end_sector = run.start.sector + run.blocks;  // one past the last sector passed
   for (; run.blocks < max_blocks && i + 1 < extents_.size() && FollowsOnTrack(extents_[i], extents_[i + 1]); ++i) {

@@ -348,11 +348,11 @@ TrackRun HddGeometry::LongestRun(int64_t lbn) const {
   if (const RunMemo* m = FindRun(lbn)) {
     const int64_t k = lbn - m->first_lbn;
     const int64_t n = m->end_lbn - lbn;
-    return {{m->start.cylinder, m->start.head, m->start.sector + static_cast<int>(k)}, n, n};
+    return {{m->start.cylinder, m->start.head, m->start.sector + static_cast<int>(k)}, n, n, m->sectors_per_track};
   }
   const TrackRun run = ComputeRun(lbn, total_blocks_ - lbn);
   if (run.blocks == run.physical_span) {
-    run_memo_[run_memo_next_] = {lbn, lbn + run.blocks, run.start};
+    run_memo_[run_memo_next_] = {lbn, lbn + run.blocks, run.start, run.sectors_per_track};
     run_memo_next_ = (run_memo_next_ + 1) % kRunMemos;
   }
   return run;
@@ -371,18 +371,18 @@ TrackRun HddGeometry::RunOnTrack(int64_t lbn, int64_t max_blocks) const {
   const TrackRun longest = LongestRun(lbn);
   if (max_blocks >= longest.blocks) return longest;
   if (longest.blocks != longest.physical_span) return ComputeRun(lbn, max_blocks);
-  return {longest.start, max_blocks, max_blocks};
+  return {longest.start, max_blocks, max_blocks, longest.sectors_per_track};
 }
 
 TrackRun HddGeometry::ComputeRun(int64_t lbn, int64_t max_blocks) const {
   const ZoneInfo& z = ZoneForLbn(lbn);
   const int64_t limit = std::min(max_blocks, z.first_lbn + z.blocks - lbn);
-  if (limit <= 0) return {lbn < total_blocks_ ? MapUnit(lbn) : PhysicalAddress{}, 0, 0};
+  if (limit <= 0) return {lbn < total_blocks_ ? MapUnit(lbn) : PhysicalAddress{}, 0, 0, z.sectors_per_track};
   if (family_ == Family::kPlain || family_ == Family::kTracks) {
     // Slips and spares come in whole tracks: the rest of the track is all LBNs.
     const int64_t x = lbn - z.first_lbn + z.front_sectors;
     const int64_t n = std::min<int64_t>(limit, z.sectors_per_track - x % z.sectors_per_track);
-    return {MapUnit(lbn), n, n};
+    return {MapUnit(lbn), n, n, z.sectors_per_track};
   }
   return SectorRun(z, lbn, limit);
 }
@@ -401,7 +401,7 @@ TrackRun HddGeometry::SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) c
   const int64_t x = lbn - z.first_lbn + z.front_sectors;
   const int64_t first = PhysicalUnit(z, x);
   const int64_t replacement = Remap(z, first);
-  if (replacement != first) return {AddressOfSector(z, replacement), 1, 1};  // a spare sector stands alone
+  if (replacement != first) return {AddressOfSector(z, replacement), 1, 1, z.sectors_per_track};  // stands alone
   if (family_ == Family::kInRange) limit = std::min(limit, z.period_usable - x % z.period_usable);
 
   // The run ends with the track, or before the spares that end a period's slots.
@@ -423,7 +423,7 @@ TrackRun HddGeometry::SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) c
     n = defect->first - first - SlipsIn(z, first, defect->first);
     last = PhysicalUnit(z, x + n - 1);
   }
-  return {AddressOfSector(z, first), n, last - first + 1};
+  return {AddressOfSector(z, first), n, last - first + 1, z.sectors_per_track};
 }
 
 int64_t HddGeometry::FirstLbnOnTrack(int64_t lbn) const {
@@ -490,14 +490,17 @@ double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) 
 int HddGeometry::AngleSlot(const PhysicalAddress& a) const { return AngleSlotOnTrack(a).slot; }
 
 HddGeometry::SectorSlot HddGeometry::AngleSlotOnTrack(const PhysicalAddress& a) const {
-  const ZoneInfo& z = ZoneForCylinder(a.cylinder);
-  const int spt = z.sectors_per_track;
-  if (!WholeSectorAngles(z)) return {std::min(static_cast<int>(SectorPosition(z, a)), spt - 1), spt};
-  // The slot is the sector's position (SectorPosition), whole and below spt.
   if (a.cylinder != rotation_memo_.cylinder || a.head != rotation_memo_.head) {
-    rotation_memo_ = {a.cylinder, a.head, TrackRotation(z, a.cylinder, a.head)};
+    const ZoneInfo& z = ZoneForCylinder(a.cylinder);
+    const int spt = z.sectors_per_track;
+    if (!WholeSectorAngles(z)) return {std::min(static_cast<int>(SectorPosition(z, a)), spt - 1), spt};
+    rotation_memo_ = {a.cylinder, a.head, TrackRotation(z, a.cylinder, a.head), spt};
   }
-  return {static_cast<int>(((rotation_memo_.sectors + a.sector) % spt + spt) % spt), spt};
+  // The slot is the sector's position (SectorPosition), whole and below spt: the
+  // track's rotation and the sector both lie in [0, spt).
+  const int spt = rotation_memo_.sectors_per_track;
+  const int64_t slot = rotation_memo_.sectors + a.sector;
+  return {static_cast<int>(slot < spt ? slot : slot - spt), spt};
 }
 
 double HddGeometry::StartAngle(const PhysicalAddress& a) const {

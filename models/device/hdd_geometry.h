@@ -97,6 +97,7 @@ class HddGeometry final : public HddMap {
     int64_t first_lbn = 0;
     int64_t end_lbn = 0;  // empty until filled
     PhysicalAddress start;
+    int sectors_per_track = 0;
   };
   static constexpr size_t kRunMemos = 4;
 
@@ -147,6 +148,7 @@ class HddGeometry final : public HddMap {
     int cylinder = -1;
     int head = -1;
     int64_t sectors = 0;
+    int sectors_per_track = 0;
   };
   mutable RotationMemo rotation_memo_;
   mutable size_t run_memo_next_ = 0;  // the entry to replace next (round robin)

@@ -24,6 +24,7 @@ struct TrackRun {
   PhysicalAddress start;      // physical address of the first LBN of the run
   int64_t blocks = 0;         // LBNs in the run
   int64_t physical_span = 0;  // physical sectors the head passes over (>= blocks: slips inside)
+  int sectors_per_track = 0;  // of the run's track: SectorsPerTrack(start.cylinder)
 };
 
 class HddMap {

@@ -36,7 +36,9 @@ class HddMechanism {
     const int64_t wait = start_ps - t_ps % period_ps_;
     return wait < 0 ? wait + period_ps_ : wait;
   }
-  int64_t SectorPs(int cylinder) const { return period_ps_ / geometry_.SectorsPerTrack(cylinder); }
+  int64_t SectorPs(int cylinder) const { return SectorPsOnTrackOf(geometry_.SectorsPerTrack(cylinder)); }
+  // A sector's time on a track of `sectors_per_track` sectors.
+  int64_t SectorPsOnTrackOf(int sectors_per_track) const { return period_ps_ / sectors_per_track; }
   void MoveTo(const PhysicalAddress& a) {
     cylinder_ = a.cylinder;
     head_ = a.head;

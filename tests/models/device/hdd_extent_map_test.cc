@@ -42,6 +42,7 @@ TEST(HddExtentMapTest, MapsAndRunsOverSlips) {
   EXPECT_EQ(run.start, (PhysicalAddress{0, 0, 2}));
   EXPECT_EQ(run.blocks, 5);
   EXPECT_EQ(run.physical_span, 6);
+  EXPECT_EQ(run.sectors_per_track, 8);
   EXPECT_EQ(m.RunOnTrack(2, 3).physical_span, 4);  // stops after LBN 4, sector 5
   EXPECT_EQ(m.RunOnTrack(2, 2).physical_span, 2);
   EXPECT_EQ(m.RunOnTrack(7, 100).blocks, 8);

@@ -189,8 +189,9 @@ TEST(HddGeometryTest, TrackSparingSkipsWholeTracks) {
   EXPECT_EQ(run.physical_span, 3);
 }
 
-// Map and RunOnTrack of one geometry that has answered other look-ups before (its
-// memo of recent runs warm) against a fresh geometry's for each look-up.
+// Map, RunOnTrack and AngleSlotOnTrack of one geometry that has answered other
+// look-ups before (its memos of recent runs and track rotations warm) against a
+// fresh geometry's for each look-up.
 void ExpectSameAsFresh(const HddLayout& layout, const std::vector<int64_t>& lbns) {
   const HddGeometry warm(layout);
   for (const int64_t lbn : lbns) {
@@ -200,6 +201,11 @@ void ExpectSameAsFresh(const HddLayout& layout, const std::vector<int64_t>& lbns
       ASSERT_EQ(got.start, want.start) << "LBN " << lbn << ", at most " << max_blocks;
       ASSERT_EQ(got.blocks, want.blocks) << "LBN " << lbn << ", at most " << max_blocks;
       ASSERT_EQ(got.physical_span, want.physical_span) << "LBN " << lbn << ", at most " << max_blocks;
+      ASSERT_EQ(got.sectors_per_track, want.sectors_per_track) << "LBN " << lbn << ", at most " << max_blocks;
+      ASSERT_EQ(got.sectors_per_track, warm.SectorsPerTrack(got.start.cylinder)) << "LBN " << lbn;
+      const HddMap::SectorSlot slot = warm.AngleSlotOnTrack(got.start);
+      ASSERT_EQ(slot.slot, HddGeometry(layout).AngleSlot(got.start)) << "LBN " << lbn;
+      ASSERT_EQ(slot.sectors_per_track, got.sectors_per_track) << "LBN " << lbn;
     }
     ASSERT_EQ(warm.Map(lbn), HddGeometry(layout).Map(lbn)) << "LBN " << lbn;
   }
