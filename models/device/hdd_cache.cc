@@ -11,6 +11,7 @@ HddSegmentCache::HddSegmentCache(int segments, int segment_blocks, bool reserve_
       reserve_write_segment_(reserve_write_segment && segments >= 2) {}
 
 int HddSegmentCache::Find(int64_t lbn) const {
+  if (lbn >= end_max_) return -1;  // past every segment: a stream's next blocks, mostly
   for (size_t i = 0; i < segments_.size(); ++i) {
     if (segments_[i].Contains(lbn)) return static_cast<int>(i);
   }
@@ -64,9 +65,16 @@ int HddSegmentCache::MostRecent() const {
 }
 
 void HddSegmentCache::SetRun(int i, int64_t start, int64_t end) {
-  if (segments_[i].start == start && segments_[i].end == end) return;
+  const int64_t old_end = segments_[i].end;
+  if (segments_[i].start == start && old_end == end) return;
   segments_[i].start = start;
   segments_[i].end = end;
+  if (end >= end_max_) {
+    end_max_ = end;
+  } else if (old_end == end_max_) {
+    end_max_ = 0;
+    for (const HddSegment& s : segments_) end_max_ = std::max(end_max_, s.end);
+  }
   ++version_;
   changed_[version_ % kLogSize] = i;
 }

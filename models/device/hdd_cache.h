@@ -73,6 +73,7 @@ class HddSegmentCache {
 
   std::vector<HddSegment> segments_;
   uint64_t version_ = 0;
+  int64_t end_max_ = 0;  // the largest end of any segment's run
   std::array<int, kLogSize> changed_{};  // changed_[v % kLogSize]: the segment version v changed
   int segment_blocks_;
   bool reserve_write_segment_;
