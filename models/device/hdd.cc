@@ -34,6 +34,45 @@ struct MediaRun {
   int64_t end_ps() const { return start_ps + span * sector_ps; }
 };
 
+// The drive's queue: commands in arrival order. A command stays in its slot
+// while it waits and only the order of slot numbers is kept, so that taking one
+// from the middle (SPTF) moves a few 4-byte numbers, not the commands.
+template <typename Command>
+class ArrivalQueue {
+ public:
+  void reserve(size_t n) {
+    slots_.reserve(n);
+    order_.reserve(n);
+    free_.reserve(n);
+  }
+  size_t size() const { return order_.size(); }
+  bool empty() const { return order_.empty(); }
+  // The i-th command in arrival order.
+  Command& operator[](size_t i) { return slots_[order_[i]]; }
+  void push_back(const Command& c) {
+    if (free_.empty()) {
+      order_.push_back(static_cast<uint32_t>(slots_.size()));
+      slots_.push_back(c);
+      return;
+    }
+    order_.push_back(free_.back());
+    free_.pop_back();
+    slots_[order_.back()] = c;
+  }
+  // Removes the i-th command and returns it.
+  Command Take(size_t i) {
+    const uint32_t slot = order_[i];
+    order_.erase(order_.begin() + static_cast<std::ptrdiff_t>(i));
+    free_.push_back(slot);
+    return slots_[slot];
+  }
+
+ private:
+  std::vector<Command> slots_;
+  std::vector<uint32_t> order_;  // slot numbers, in arrival order
+  std::vector<uint32_t> free_;   // slots not in use
+};
+
 }  // namespace
 
 // Service logic of one drive. Every command is costed when it reaches the
@@ -87,7 +126,7 @@ class HddDevice::Impl {
     const PhysicalAddress first = geo_.Map(req.offset_bytes / 512);
     return Pending{req, t, first, mech_.SectorStartPs(first)};
   }
-  std::vector<Pending> queue_;
+  ArrivalQueue<Pending> queue_;
   bool busy_ = false;
   Pending current_{};
 
@@ -699,8 +738,7 @@ void HddDevice::StartNext() {
       }
     }
   }
-  impl_->current_ = q[pick];
-  q.erase(q.begin() + static_cast<std::ptrdiff_t>(pick));
+  impl_->current_ = q.Take(pick);
   impl_->busy_ = true;
   const int64_t done_ps = impl_->Serve(impl_->current_, Ps(sim_->now()), &last_);
   sim_->Schedule(std::max(CeilNs(done_ps), sim_->now()), this, kCompleteEvent);
