@@ -12,15 +12,41 @@ void Simulation::Schedule(SimTime at, EventHandler* target, uint32_t kind, uint6
     throw InternalError("event scheduled in the past (" + std::to_string(at) + " ns < now " +
                         std::to_string(now_) + " ns)");
   }
-  heap_.push_back(Event{at, next_seq_++, target, arg, kind});
-  std::push_heap(heap_.begin(), heap_.end(), Later);
+  const Event ev{at, next_seq_++, target, arg, kind};
+  size_t i = heap_.size();
+  heap_.push_back(ev);
+  while (i > 0) {
+    const size_t parent = (i - 1) / kArity;
+    if (!Earlier(ev, heap_[parent])) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = ev;
+}
+
+void Simulation::SiftDown(size_t i, const Event& ev) {
+  const size_t n = heap_.size();
+  for (;;) {
+    const size_t first = i * kArity + 1;
+    if (first >= n) break;
+    size_t best = first;
+    const size_t end = std::min(first + kArity, n);
+    for (size_t c = first + 1; c < end; ++c) {
+      if (Earlier(heap_[c], heap_[best])) best = c;
+    }
+    if (!Earlier(heap_[best], ev)) break;
+    heap_[i] = heap_[best];
+    i = best;
+  }
+  heap_[i] = ev;
 }
 
 bool Simulation::Step() {
   if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), Later);
-  const Event ev = heap_.back();
+  const Event ev = heap_.front();
+  const Event last = heap_.back();
   heap_.pop_back();
+  if (!heap_.empty()) SiftDown(0, last);
   min_step_ns_ = std::min(min_step_ns_, ev.at - now_);
   now_ = ev.at;
   ++processed_;

@@ -65,10 +65,17 @@ class Simulation {
     uint64_t arg;
     uint32_t kind;
   };
-  static bool Later(const Event& a, const Event& b) {
-    return a.at != b.at ? a.at > b.at : a.seq > b.seq;
+  static bool Earlier(const Event& a, const Event& b) {
+    return a.at != b.at ? a.at < b.at : a.seq < b.seq;
   }
+  // Puts `ev` at the hole `i` or below, moving earlier children up.
+  void SiftDown(size_t i, const Event& ev);
 
+  // A 4-ary min-heap on (at, seq): half the depth of a binary heap, the four
+  // children of a node side by side in memory, and holes filled by moves, not
+  // swaps. The order events run in is the total order on (at, seq), whatever
+  // the heap's shape.
+  static constexpr size_t kArity = 4;
   std::vector<Event> heap_;
   SimTime now_ = 0;
   uint64_t next_seq_ = 0;
