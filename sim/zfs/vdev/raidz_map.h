@@ -13,11 +13,13 @@ namespace ziosim {
 
 inline constexpr int kMaxRaidzWidth = 64;
 
+// Plain data without defaults, so that a map's 64 columns cost nothing until
+// they are filled: a RAID-Z read maps its block on every I/O.
 struct RaidzColumn {
-  int child = 0;          // child vdev index
-  int64_t offset = 0;     // byte offset on the child (vdev space, no label)
-  int64_t size = 0;       // bytes; 0 for a column a small block does not touch
-  char role = 'D';        // 'P', 'Q', 'R' (parity levels) or 'D' (data)
+  int child;          // child vdev index
+  int64_t offset;     // byte offset on the child (vdev space, no label)
+  int64_t size;       // bytes; 0 for a column a small block does not touch
+  char role;          // 'P', 'Q', 'R' (parity levels), 'D' (data) or 'S' (skip sector)
 };
 
 struct RaidzMap {
@@ -29,7 +31,7 @@ struct RaidzMap {
                            // of parity+1 also lists the columns acols..scols-1 that hold its
                            // skip sectors; they are role 'D' with size 0 and are never read.
   int parity = 0;          // columns [0, parity) are parity; data columns follow in logical order
-  std::array<RaidzColumn, kMaxRaidzWidth> column{};
+  std::array<RaidzColumn, kMaxRaidzWidth> column;  // [0, columns) filled; the rest unspecified
 };
 
 // Allocated size of a block of `psize` bytes (vdev_raidz_asize); psize need not
