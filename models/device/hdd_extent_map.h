@@ -25,14 +25,9 @@ class HddExtentMap final : public HddMap {
   // its track and the layout's cylinders and surfaces.
   explicit HddExtentMap(const HddLayout& layout);
 
-  int64_t total_blocks() const override { return total_blocks_; }
   int surfaces() const override { return surfaces_; }
   int cylinders() const override { return cylinders_; }
 
-  PhysicalAddress Map(int64_t lbn) const override;
-  // The run follows the extents that continue lbn's on its track, sector gaps (slips)
-  // counting in the physical span.
-  TrackRun RunOnTrack(int64_t lbn, int64_t max_blocks) const override;
   int64_t FirstLbnOnTrack(int64_t lbn) const override;
   // A cylinder without LBNs has the sectors per track of the nearest one before it.
   int SectorsPerTrack(int cylinder) const override;
@@ -51,6 +46,11 @@ class HddExtentMap final : public HddMap {
   // track's others: DiskSim gives a g4 remap outside the tables 0); 0 on a track
   // without LBNs, as DiskSim.
   uint32_t Angle(const PhysicalAddress& a) const;
+  // The run follows the extents that continue lbn's on its track, sector gaps (slips)
+  // counting in the physical span.
+  TrackRun ComputeRun(int64_t lbn, int64_t max_blocks) const override;
+  // Map without the memo.
+  PhysicalAddress ExtentAddress(int64_t lbn) const;
 
   std::vector<HddExtent> extents_;
   std::vector<int64_t> first_lbn_;          // extents_[i].first_lbn, for binary search
@@ -60,7 +60,6 @@ class HddExtentMap final : public HddMap {
   std::vector<int32_t> track_begin_;
   std::vector<int32_t> track_extents_;
   mutable size_t hint_ = 0;                 // the extent of the last look-up
-  int64_t total_blocks_ = 0;
   int surfaces_ = 0;
   int cylinders_ = 0;
 };

@@ -337,43 +337,6 @@ PhysicalAddress HddGeometry::AddressOfTrack(const ZoneInfo& z, int64_t track, in
   return {cylinder, Surface(z, cylinder, static_cast<int>(track % surfaces_)), sector};
 }
 
-const HddGeometry::RunMemo* HddGeometry::FindRun(int64_t lbn) const {
-  for (const RunMemo& m : run_memo_) {
-    if (lbn >= m.first_lbn && lbn < m.end_lbn) return &m;
-  }
-  return nullptr;
-}
-
-TrackRun HddGeometry::LongestRun(int64_t lbn) const {
-  if (const RunMemo* m = FindRun(lbn)) {
-    const int64_t k = lbn - m->first_lbn;
-    const int64_t n = m->end_lbn - lbn;
-    return {{m->start.cylinder, m->start.head, m->start.sector + static_cast<int>(k)}, n, n, m->sectors_per_track};
-  }
-  const TrackRun run = ComputeRun(lbn, total_blocks_ - lbn);
-  if (run.blocks == run.physical_span) {
-    run_memo_[run_memo_next_] = {lbn, lbn + run.blocks, run.start, run.sectors_per_track};
-    run_memo_next_ = (run_memo_next_ + 1) % kRunMemos;
-  }
-  return run;
-}
-
-// A run's first sector is where its first LBN maps.
-PhysicalAddress HddGeometry::Map(int64_t lbn) const {
-  assert(lbn >= 0 && lbn < total_blocks_);
-  return LongestRun(lbn).start;
-}
-
-TrackRun HddGeometry::RunOnTrack(int64_t lbn, int64_t max_blocks) const {
-  if (max_blocks <= 0 || lbn >= total_blocks_) return ComputeRun(lbn, max_blocks);
-  // A shorter run without slips is the longest one cut short; with slips inside,
-  // its span depends on where it stops.
-  const TrackRun longest = LongestRun(lbn);
-  if (max_blocks >= longest.blocks) return longest;
-  if (longest.blocks != longest.physical_span) return ComputeRun(lbn, max_blocks);
-  return {longest.start, max_blocks, max_blocks, longest.sectors_per_track};
-}
-
 TrackRun HddGeometry::ComputeRun(int64_t lbn, int64_t max_blocks) const {
   const ZoneInfo& z = ZoneForLbn(lbn);
   const int64_t limit = std::min(max_blocks, z.first_lbn + z.blocks - lbn);

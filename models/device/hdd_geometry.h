@@ -25,15 +25,8 @@ class HddGeometry final : public HddMap {
   // Throws InputError if the layout is inconsistent or names an unknown scheme.
   explicit HddGeometry(const HddLayout& layout);
 
-  int64_t total_blocks() const override { return total_blocks_; }
   int surfaces() const override { return surfaces_; }
   int cylinders() const override { return cylinders_; }
-
-  // REQUIRES: 0 <= lbn < total_blocks().
-  PhysicalAddress Map(int64_t lbn) const override;
-  // The run of LBNs starting at `lbn` that stays on lbn's track, at most `max_blocks` long.
-  // REQUIRES: 0 <= lbn. The run is empty if max_blocks <= 0 or lbn >= total_blocks().
-  TrackRun RunOnTrack(int64_t lbn, int64_t max_blocks) const override;
 
   // The first LBN on lbn's track (its zone's first LBN at most).
   // REQUIRES: 0 <= lbn < total_blocks().
@@ -86,21 +79,6 @@ class HddGeometry final : public HddMap {
     std::vector<std::pair<int64_t, int64_t>> defects;  // (defective, replacement), by defective
   };
 
-  // A command maps the same few tracks several times over (its first block, each
-  // track it crosses, the read-ahead's next block, the next command's read-ahead
-  // replay), so the last runs found are remembered. An entry holds the LBNs
-  // [first_lbn, end_lbn) of a run from first_lbn to the end of its stretch (track,
-  // period, zone, or a remapped sector) with no slip inside: LBN first_lbn + k
-  // sits k sectors after `start`, and the run from it is the rest of the entry's,
-  // exactly what Map and RunOnTrack compute without the memo.
-  struct RunMemo {
-    int64_t first_lbn = 0;
-    int64_t end_lbn = 0;  // empty until filled
-    PhysicalAddress start;
-    int sectors_per_track = 0;
-  };
-  static constexpr size_t kRunMemos = 4;
-
   // Checks `zone` (the index-th) against the layout and precomputes its ZoneInfo.
   ZoneInfo MakeZone(const HddZone& zone, size_t index, int64_t first_lbn) const;
   // Checks the slips and defects of `zone` and stores them in `z`.
@@ -119,15 +97,10 @@ class HddGeometry final : public HddMap {
   int Surface(const ZoneInfo& z, int cylinder, int track) const;
   PhysicalAddress AddressOfSector(const ZoneInfo& z, int64_t sector) const;
   PhysicalAddress AddressOfTrack(const ZoneInfo& z, int64_t track, int sector) const;
-  // Map and RunOnTrack without the memo.
+  TrackRun ComputeRun(int64_t lbn, int64_t max_blocks) const override;
+  // Map without the memo.
   PhysicalAddress MapUnit(int64_t lbn) const;
-  TrackRun ComputeRun(int64_t lbn, int64_t max_blocks) const;
   TrackRun SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) const;
-  // The memo entry whose run holds `lbn`, or null.
-  const RunMemo* FindRun(int64_t lbn) const;
-  // The run from `lbn` to the end of its stretch, remembered if it has no slip
-  // inside. REQUIRES: 0 <= lbn < total_blocks().
-  TrackRun LongestRun(int64_t lbn) const;
   // Where sector `a` starts, in sector widths from the index mark: [0, spt).
   double SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const;
   // Whole sectors from the index mark to the start of sector 0 of the track of
@@ -141,7 +114,6 @@ class HddGeometry final : public HddMap {
   std::vector<int> zone_first_cylinder_;
   mutable size_t lbn_hint_ = 0;       // the zone of the last ZoneForLbn
   mutable size_t cylinder_hint_ = 0;  // the zone of the last ZoneForCylinder
-  mutable std::array<RunMemo, kRunMemos> run_memo_{};
   // TrackRotation of the track AngleSlot saw last: the next command's first
   // track is often the read-ahead's, positioned (and its angle found) before.
   struct RotationMemo {
@@ -151,8 +123,6 @@ class HddGeometry final : public HddMap {
     int sectors_per_track = 0;
   };
   mutable RotationMemo rotation_memo_;
-  mutable size_t run_memo_next_ = 0;  // the entry to replace next (round robin)
-  int64_t total_blocks_ = 0;
   int surfaces_ = 0;
   int cylinders_ = 0;
   SparingScheme sparing_ = SparingScheme::kNone;

@@ -5,6 +5,8 @@
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_MAP_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_MAP_H_
 
+#include <array>
+#include <cassert>
 #include <cstdint>
 #include <memory>
 
@@ -31,15 +33,26 @@ class HddMap {
  public:
   virtual ~HddMap() = default;
 
-  virtual int64_t total_blocks() const = 0;
+  int64_t total_blocks() const { return total_blocks_; }
   virtual int surfaces() const = 0;
   virtual int cylinders() const = 0;
 
   // REQUIRES: 0 <= lbn < total_blocks().
-  virtual PhysicalAddress Map(int64_t lbn) const = 0;
+  PhysicalAddress Map(int64_t lbn) const {
+    assert(lbn >= 0 && lbn < total_blocks_);
+    return LongestRun(lbn).start;  // a run's first sector is where its first LBN maps
+  }
   // The run of LBNs starting at `lbn` that stays on lbn's track, at most `max_blocks` long.
   // REQUIRES: 0 <= lbn. The run is empty if max_blocks <= 0 or lbn >= total_blocks().
-  virtual TrackRun RunOnTrack(int64_t lbn, int64_t max_blocks) const = 0;
+  TrackRun RunOnTrack(int64_t lbn, int64_t max_blocks) const {
+    if (max_blocks <= 0 || lbn >= total_blocks_) return ComputeRun(lbn, max_blocks);
+    // A shorter run without slips is the longest one cut short; with slips inside,
+    // its span depends on where it stops.
+    const TrackRun longest = LongestRun(lbn);
+    if (max_blocks >= longest.blocks) return longest;
+    if (longest.blocks != longest.physical_span) return ComputeRun(lbn, max_blocks);
+    return {longest.start, max_blocks, max_blocks, longest.sectors_per_track};
+  }
   // The first LBN of the stretch of lbn's track that holds lbn.
   // REQUIRES: 0 <= lbn < total_blocks().
   virtual int64_t FirstLbnOnTrack(int64_t lbn) const = 0;
@@ -59,6 +72,46 @@ class HddMap {
   }
   // The same as a fraction of a revolution in [0, 1).
   virtual double StartAngle(const PhysicalAddress& a) const = 0;
+
+ protected:
+  // RunOnTrack without the memo, for any lbn >= 0 and max_blocks.
+  virtual TrackRun ComputeRun(int64_t lbn, int64_t max_blocks) const = 0;
+
+  int64_t total_blocks_ = 0;  // set by the map's constructor
+
+ private:
+  // A command maps the same few tracks several times over (its first block, each
+  // track it crosses, the read-ahead's next block, the next command's read-ahead
+  // replay), so the last runs found are remembered, and a look-up that finds one
+  // costs a few compares, inline. An entry holds the LBNs [first_lbn, end_lbn) of a
+  // run from first_lbn to the end of its stretch (track, period, zone, or before a
+  // remapped sector) with no slip inside: LBN first_lbn + k sits k sectors after
+  // `start`, and the run from it is the rest of the entry's, exactly what
+  // ComputeRun gives.
+  struct RunMemo {
+    int64_t first_lbn = 0;
+    int64_t end_lbn = 0;  // empty until filled
+    PhysicalAddress start;
+    int sectors_per_track = 0;
+  };
+  static constexpr size_t kRunMemos = 4;
+
+  // The run from `lbn` to the end of its stretch. REQUIRES: 0 <= lbn < total_blocks().
+  TrackRun LongestRun(int64_t lbn) const {
+    for (const RunMemo& m : run_memo_) {
+      if (lbn >= m.first_lbn && lbn < m.end_lbn) {
+        const int64_t n = m.end_lbn - lbn;
+        return {{m.start.cylinder, m.start.head, m.start.sector + static_cast<int>(lbn - m.first_lbn)},
+                n, n, m.sectors_per_track};
+      }
+    }
+    return ComputeAndRemember(lbn);
+  }
+  // LongestRun without the memo; remembered if it has no slip inside.
+  TrackRun ComputeAndRemember(int64_t lbn) const;
+
+  mutable std::array<RunMemo, kRunMemos> run_memo_{};
+  mutable size_t run_memo_next_ = 0;  // the entry to replace next (round robin)
 };
 
 // The map `layout` describes: its extents if it lists any, else its zones.

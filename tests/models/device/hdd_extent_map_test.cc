@@ -51,6 +51,25 @@ TEST(HddExtentMapTest, MapsAndRunsOverSlips) {
   EXPECT_EQ(m.FirstLbnOnTrack(14), 7);
 }
 
+// Look-ups of a map whose memo of recent runs is warm (every LBN after every
+// other) give what a fresh map computes.
+TEST(HddExtentMapTest, RememberedRunsGiveWhatAFreshMapComputes) {
+  const HddExtentMap warm(Layout());
+  for (int64_t a = 0; a < 16; ++a) {
+    for (int64_t lbn : {a, 15 - a, (a * 7) % 16}) {
+      for (const int64_t max_blocks : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}, INT64_MAX}) {
+        const TrackRun got = warm.RunOnTrack(lbn, max_blocks);
+        const TrackRun want = HddExtentMap(Layout()).RunOnTrack(lbn, max_blocks);
+        ASSERT_EQ(got.start, want.start) << "LBN " << lbn << ", at most " << max_blocks;
+        ASSERT_EQ(got.blocks, want.blocks) << "LBN " << lbn << ", at most " << max_blocks;
+        ASSERT_EQ(got.physical_span, want.physical_span) << "LBN " << lbn << ", at most " << max_blocks;
+        ASSERT_EQ(got.sectors_per_track, want.sectors_per_track) << "LBN " << lbn;
+      }
+      ASSERT_EQ(warm.Map(lbn), HddExtentMap(Layout()).Map(lbn)) << "LBN " << lbn;
+    }
+  }
+}
+
 TEST(HddExtentMapTest, AnglesAndSectorsPerTrack) {
   const HddExtentMap m(Layout());
   EXPECT_DOUBLE_EQ(m.StartAngle({0, 0, 2}), 0.25);         // 2 of 8 sectors
