@@ -2,7 +2,8 @@
 // HddDevice built from each drive's DiskSim specs, as `ziosim validate-disksim`
 // does. Only the simulation loop is timed (manual time from the replay's own
 // wall clock): parsing, drive import and the demerit are set-up and report
-// costs, not the model's. items_per_second = requests. Target: 2 M/s per core.
+// costs, not the model's. items_per_second = requests. Goal: 8 M/s per core
+// (docs/speed.md has the figures).
 #include <benchmark/benchmark.h>
 
 #include <exception>
