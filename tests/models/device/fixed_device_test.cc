@@ -30,6 +30,31 @@ class Recorder : public DeviceListener {
   std::vector<Done> log;
 };
 
+// Every device refuses a command it could not take (Device::CheckRequest): not
+// whole sectors, empty, before the start or past the end; an aligned one at the
+// very end is taken.
+TEST(FixedDeviceTest, RefusesCommandsOffSectorsOrOffTheDevice) {
+  Simulation sim;
+  FixedDevice dev(&sim, "f", ParseFixedDevice("fixed:latency=1ms,bandwidth=100MB/s,capacity=1M"));
+  Recorder rec;
+  dev.set_listener(&rec);
+  const int64_t end = int64_t{1} << 20;
+  for (const auto& [offset, size] : std::vector<std::pair<int64_t, int64_t>>{
+           {256, 512}, {0, 700}, {0, 0}, {-512, 512}, {end - 512, 1024}, {end, 512}}) {
+    std::string error;
+    try {
+      dev.Submit(DeviceRequest{1, offset, size, IoOp::kRead});
+    } catch (const std::logic_error& e) {  // a caller's bug, not the user's input
+      error = e.what();
+    }
+    EXPECT_NE(error.find("misaligned or outside"), std::string::npos) << "offset " << offset << " size " << size;
+  }
+  dev.Submit(DeviceRequest{2, end - 1024, 1024, IoOp::kRead});
+  sim.Run();
+  ASSERT_EQ(rec.log.size(), 1u);
+  EXPECT_EQ(rec.log[0].tag, 2u);
+}
+
 TEST(FixedDeviceTest, ParsesEveryKey) {
   const FixedDeviceParams p =
       ParseFixedDevice("fixed:latency=4ms,bandwidth=150MB/s,lanes=2,rotational=yes,capacity=4G,depth=64");
