@@ -6,7 +6,7 @@ the six shared drives, NCQ reordering in disk-bench, a block-trace replay) and
 the whole read path (readers and a scrub on mirror and RAID-Z2 pools, two eras)
 with one `ziosim` binary, and saves each output under DIR. Run it once with the
 old binary (`--save DIR`) and once with the new one (`--against DIR`): the
-second run names every output that differs and exits 1.
+second run names every output that differs or is missing, and exits 1.
 
 Host timing fields (wall_seconds, requests_per_sec, ...) are removed from JSON
 output before the comparison: they are measurements of the host, not results.
@@ -86,6 +86,7 @@ def main():
     if not VALID.is_dir():
         print(f"same_results: {VALID} absent: the DiskSim validation runs are left out", file=sys.stderr)
     differ = 0
+    produced = set()
     with tempfile.TemporaryDirectory() as tmp:
         scratch = pathlib.Path(tmp)
         for name, argv, extra in commands(scratch):
@@ -96,6 +97,7 @@ def main():
             if extra is not None:
                 outputs[f"{name}.{extra.suffix[1:]}"] = extra.read_text()
             for file, text in outputs.items():
+                produced.add(file)
                 if args.save:
                     args.save.mkdir(parents=True, exist_ok=True)
                     (args.save / file).write_text(text)
@@ -105,6 +107,10 @@ def main():
                 differ += not same
                 print(f"{'same' if same else 'DIFFERS'}  {file}")
     if args.against:
+        # An output saved before but not made now (data absent, a run dropped) is not "the same".
+        for missing in sorted(p.name for p in args.against.iterdir() if p.name not in produced):
+            print(f"MISSING  {missing}")
+            differ += 1
         print(f"same_results: {differ} output(s) differ")
         sys.exit(1 if differ else 0)
 

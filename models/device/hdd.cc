@@ -97,8 +97,8 @@ class HddDevice::Impl {
   // Costs `cmd` arriving at the drive at `t_ps`; returns its completion time.
   int64_t Serve(const Pending& cmd, int64_t t_ps, HddBreakdown* bd);
   // Positioning + rotational wait if `p` were started at `t_ps` (SPTF's key), or
-  // a figure of at least `bound` when that is `bound` or more.
-  // REQUIRES: AdvanceReadAhead(t_ps) was called.
+  // a figure of at least `bound` when that is `bound` or more. Brings p's cache
+  // segment (seg, seg_version) up to date. REQUIRES: AdvanceReadAhead(t_ps) was called.
   int64_t EstimateAccessPs(Pending& p, int64_t t_ps, int64_t bound) const;
   // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
   void AdvanceReadAhead(int64_t t_ps);

@@ -20,7 +20,7 @@ int HddSegmentCache::Find(int64_t lbn) const {
 
 int HddSegmentCache::FindAgain(int64_t lbn, int found, uint64_t seen) const {
   if (seen == version_) return found;
-  if (seen > version_ || version_ - seen >= kLogSize || segments_.size() > 64) return Find(lbn);
+  if (seen > version_ || version_ - seen > kLogSize || segments_.size() > kMaxMaskedSegments) return Find(lbn);
   uint64_t changed = 0;
   for (uint64_t v = seen + 1; v <= version_; ++v) changed |= uint64_t{1} << changed_[v % kLogSize];
   // Unchanged segments still hold lbn or not as they did. While `found` holds it,

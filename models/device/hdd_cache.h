@@ -68,6 +68,8 @@ class HddSegmentCache {
  private:
   // The last kLogSize changes: which segment the change to each version touched.
   static constexpr uint64_t kLogSize = 16;
+  // FindAgain marks changed segments in a 64-bit mask; a cache of more searches whole.
+  static constexpr size_t kMaxMaskedSegments = 64;
   // Gives segment i the run [start, end) and logs the change.
   void SetRun(int i, int64_t start, int64_t end);
 

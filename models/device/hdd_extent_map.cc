@@ -68,17 +68,13 @@ bool HddExtentMap::FollowsOnTrack(const HddExtent& e, const HddExtent& next) {
   return next.cylinder == e.cylinder && next.head == e.head && next.first_sector >= e.first_sector + e.blocks;
 }
 
-PhysicalAddress HddExtentMap::ExtentAddress(int64_t lbn) const {
-  assert(lbn >= 0 && lbn < total_blocks_);
-  const HddExtent& e = extents_[ExtentOf(lbn)];
-  return {e.cylinder, e.head, e.first_sector + static_cast<int>(lbn - e.first_lbn)};
-}
-
 TrackRun HddExtentMap::ComputeRun(int64_t lbn, int64_t max_blocks) const {
   if (lbn >= total_blocks_) return {};
-  const PhysicalAddress start = ExtentAddress(lbn);
-  if (max_blocks <= 0) return {start, 0, 0, SectorsPerTrack(start.cylinder)};
+  assert(lbn >= 0);
   size_t i = ExtentOf(lbn);
+  const HddExtent& e = extents_[i];
+  const PhysicalAddress start{e.cylinder, e.head, e.first_sector + static_cast<int>(lbn - e.first_lbn)};
+  if (max_blocks <= 0) return {start, 0, 0, SectorsPerTrack(start.cylinder)};
   TrackRun run{start, std::min(max_blocks, extents_[i].first_lbn + extents_[i].blocks - lbn), 0,
                SectorsPerTrack(start.cylinder)};
   run.physical_span = run.blocks;

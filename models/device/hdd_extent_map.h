@@ -3,7 +3,8 @@
 // DiskSim's dm_layout_g2 (a DIXtrac map file) and dm_layout_g4 (tables of track
 // patterns, slips and remaps) both come down to such a list; the importer
 // computes it as DiskSim's code maps each LBN. Immutable after construction but
-// for the look-up hint: one map serves one thread (its drive's).
+// for the look-up hint and HddMap's memo of runs: one map serves one thread (its
+// drive's).
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_EXTENT_MAP_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_EXTENT_MAP_H_
 
@@ -49,8 +50,6 @@ class HddExtentMap final : public HddMap {
   // The run follows the extents that continue lbn's on its track, sector gaps (slips)
   // counting in the physical span.
   TrackRun ComputeRun(int64_t lbn, int64_t max_blocks) const override;
-  // Map without the memo.
-  PhysicalAddress ExtentAddress(int64_t lbn) const;
 
   std::vector<HddExtent> extents_;
   std::vector<int64_t> first_lbn_;          // extents_[i].first_lbn, for binary search

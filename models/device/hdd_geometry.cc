@@ -462,6 +462,7 @@ HddGeometry::SectorSlot HddGeometry::AngleSlotOnTrack(const PhysicalAddress& a) 
   // The slot is the sector's position (SectorPosition), whole and below spt: the
   // track's rotation and the sector both lie in [0, spt).
   const int spt = rotation_memo_.sectors_per_track;
+  assert(a.sector >= 0 && a.sector < spt);
   const int64_t slot = rotation_memo_.sectors + a.sector;
   return {static_cast<int>(slot < spt ? slot : slot - spt), spt};
 }

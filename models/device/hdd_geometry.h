@@ -4,12 +4,11 @@
 // physical sector starts (track and cylinder skew). Follows DiskSim's
 // dm_layout_g1, every mapping and sparing scheme, so that DiskSim drive specs
 // map as DiskSim maps them. Immutable after construction, but for the zone look-up
-// hints and the memos of recent runs and track rotations: one geometry serves one
-// thread (its drive's).
+// hints, the memo of track rotations and HddMap's memo of runs: one geometry
+// serves one thread (its drive's).
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -116,6 +115,8 @@ class HddGeometry final : public HddMap {
   mutable size_t cylinder_hint_ = 0;  // the zone of the last ZoneForCylinder
   // TrackRotation of the track AngleSlot saw last: the next command's first
   // track is often the read-ahead's, positioned (and its angle found) before.
+  // Filled only for tracks of zones whose angles are whole sectors, so that a
+  // hit needs neither the zone nor that test: it holds the zone's sectors per track.
   struct RotationMemo {
     int cylinder = -1;
     int head = -1;

@@ -1,7 +1,8 @@
 // The interface through which the HDD model asks where a logical block lives: a
 // zoned layout computed from a few numbers per zone (HddGeometry, DiskSim's
 // dm_layout_g1), or an explicit table of extents (HddExtentMap, DiskSim's
-// dm_layout_g2 and g4). MakeHddMap picks the one a layout describes.
+// dm_layout_g2 and g4). MakeHddMap picks the one a layout describes. A map
+// remembers its last runs (mutable): one map serves one thread (its drive's).
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_MAP_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_MAP_H_
 
@@ -26,7 +27,8 @@ struct TrackRun {
   PhysicalAddress start;      // physical address of the first LBN of the run
   int64_t blocks = 0;         // LBNs in the run
   int64_t physical_span = 0;  // physical sectors the head passes over (>= blocks: slips inside)
-  int sectors_per_track = 0;  // of the run's track: SectorsPerTrack(start.cylinder)
+  int sectors_per_track = 0;  // of the run's track: SectorsPerTrack(start.cylinder); 0 or
+                              // meaningless for an empty run past the last LBN
 };
 
 class HddMap {

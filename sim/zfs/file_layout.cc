@@ -1,6 +1,7 @@
 #include "sim/zfs/file_layout.h"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
 #include <string>
 
@@ -30,6 +31,7 @@ void FileLayout::AddExtent(int level, const LayoutExtent& e) {
 }
 
 BlockPointer FileLayout::Locate(int level, int64_t blkid) const {
+  assert(level == 0 || level == 1);
   const std::vector<LayoutExtent>& v = extents_[level];
   size_t& last = last_[level];
   // The last extent found, the one after it, or else the last extent whose first block is <= blkid.

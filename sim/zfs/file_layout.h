@@ -4,7 +4,8 @@
 // allocation model (allocator.h) or imported from `zdb -ddddd` output.
 //
 // Storage is by extents (runs of blocks laid back to back on one vdev), so a
-// 100 GB file costs kilobytes, and lookups are a binary search.
+// 100 GB file costs kilobytes, and a look-up is a binary search, or none when it
+// falls in the extent found last or the next one.
 #ifndef ZIOSIM_SIM_ZFS_FILE_LAYOUT_H_
 #define ZIOSIM_SIM_ZFS_FILE_LAYOUT_H_
 

@@ -39,6 +39,13 @@ def test_a_binary_agrees_with_itself_and_a_moved_result_is_named(ziosim_cli, tmp
     assert [l for l in moved.stdout.splitlines() if l.startswith("DIFFERS")] == [
         "DIFFERS  disk-bench-wd-re4-1tb-qd32.out"]
 
+    # An output saved before that the run no longer makes is not "the same" either.
+    (saved / "a-run-since-dropped.out").write_text("{}\n")
+    target.unlink()
+    gone = run(ziosim_cli, "--against", saved)
+    assert gone.returncode == 1
+    assert "MISSING  a-run-since-dropped.out" in gone.stdout
+
 
 def test_host_timings_are_not_results():
     sys.path.insert(0, str(SCRIPT.parent))

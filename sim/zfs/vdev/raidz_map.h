@@ -14,7 +14,8 @@ namespace ziosim {
 inline constexpr int kMaxRaidzWidth = 64;
 
 // Plain data without defaults, so that a map's 64 columns cost nothing until
-// they are filled: a RAID-Z read maps its block on every I/O.
+// they are filled: a RAID-Z read maps its block on every I/O. A column made by
+// hand is value-initialized ({}) or has every field set.
 struct RaidzColumn {
   int child;          // child vdev index
   int64_t offset;     // byte offset on the child (vdev space, no label)

@@ -41,7 +41,7 @@ TEST(HddSegmentCacheTest, OnlyAChangedRunCountsAsAChange) {
 // found changed or not, overlapping segments, segments shrinking below the
 // others' ends, and more segments than the change log can tell apart.
 TEST(HddSegmentCacheTest, FindAndFindAgainGiveTheFirstHolderAfterAnyChanges) {
-  for (const int segments : {1, 4, 16, 70}) {
+  for (const int segments : {1, 4, 16, 64, 70}) {
     HddSegmentCache c(segments, 64, /*reserve_write_segment=*/false);
     std::mt19937_64 rng(static_cast<uint64_t>(segments));
     auto pick = [&](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); };

@@ -51,21 +51,46 @@ TEST(HddExtentMapTest, MapsAndRunsOverSlips) {
   EXPECT_EQ(m.FirstLbnOnTrack(14), 7);
 }
 
+// Layout() with track (0, 1) in two extents back to back (LBNs 7-10 on sectors
+// 0-3, 11-14 on 4-7): a run, and a remembered one, goes on from one to the next.
+HddLayout ChainedLayout() {
+  HddLayout layout = Layout();
+  layout.extents[2] = Extent(7, 4, 0, 1, 0, 8, kQuarter);
+  layout.extents.insert(layout.extents.begin() + 3, Extent(11, 4, 0, 1, 4, 8, kQuarter + 4 * (uint32_t{1} << 29)));
+  return layout;
+}
+
+TEST(HddExtentMapTest, RunsGoOnAcrossExtentsBackToBack) {
+  const HddExtentMap m(ChainedLayout());
+  const TrackRun run = m.RunOnTrack(8, 100);
+  EXPECT_EQ(run.start, (PhysicalAddress{0, 1, 1}));
+  EXPECT_EQ(run.blocks, 7);
+  EXPECT_EQ(run.physical_span, 7);
+  EXPECT_EQ(m.Map(12), (PhysicalAddress{0, 1, 5}));  // asked after the run: from the memo
+  EXPECT_EQ(m.RunOnTrack(9, 3).physical_span, 3);
+  EXPECT_EQ(m.FirstLbnOnTrack(13), 7);
+}
+
 // Look-ups of a map whose memo of recent runs is warm (every LBN after every
-// other) give what a fresh map computes.
+// other) give what a fresh map computes, on tracks with slips and with extents
+// back to back.
 TEST(HddExtentMapTest, RememberedRunsGiveWhatAFreshMapComputes) {
-  const HddExtentMap warm(Layout());
-  for (int64_t a = 0; a < 16; ++a) {
-    for (int64_t lbn : {a, 15 - a, (a * 7) % 16}) {
-      for (const int64_t max_blocks : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}, INT64_MAX}) {
-        const TrackRun got = warm.RunOnTrack(lbn, max_blocks);
-        const TrackRun want = HddExtentMap(Layout()).RunOnTrack(lbn, max_blocks);
-        ASSERT_EQ(got.start, want.start) << "LBN " << lbn << ", at most " << max_blocks;
-        ASSERT_EQ(got.blocks, want.blocks) << "LBN " << lbn << ", at most " << max_blocks;
-        ASSERT_EQ(got.physical_span, want.physical_span) << "LBN " << lbn << ", at most " << max_blocks;
-        ASSERT_EQ(got.sectors_per_track, want.sectors_per_track) << "LBN " << lbn;
+  for (const HddLayout& layout : {Layout(), ChainedLayout()}) {
+    const HddExtentMap warm(layout);
+    for (int64_t a = 0; a < 16; ++a) {
+      for (int64_t b = 0; b < 16; ++b) {
+        for (const int64_t lbn : {a, b}) {
+          for (const int64_t max_blocks : {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{5}, INT64_MAX}) {
+            const TrackRun got = warm.RunOnTrack(lbn, max_blocks);
+            const TrackRun want = HddExtentMap(layout).RunOnTrack(lbn, max_blocks);
+            ASSERT_EQ(got.start, want.start) << "LBN " << lbn << ", at most " << max_blocks;
+            ASSERT_EQ(got.blocks, want.blocks) << "LBN " << lbn << ", at most " << max_blocks;
+            ASSERT_EQ(got.physical_span, want.physical_span) << "LBN " << lbn << ", at most " << max_blocks;
+            ASSERT_EQ(got.sectors_per_track, want.sectors_per_track) << "LBN " << lbn;
+          }
+          ASSERT_EQ(warm.Map(lbn), HddExtentMap(layout).Map(lbn)) << "LBN " << lbn;
+        }
       }
-      ASSERT_EQ(warm.Map(lbn), HddExtentMap(Layout()).Map(lbn)) << "LBN " << lbn;
     }
   }
 }

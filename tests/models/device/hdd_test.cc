@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "sim/core/random.h"
@@ -400,6 +401,57 @@ std::vector<SimTime> RunRandomReads(uint64_t seed) {
   for (int i = 0; i < 200; ++i) drv.ReadAt(i * MsToNs(30), rng.UniformInt(0, 19000), 8);
   sim.Run();
   return drv.service;
+}
+
+// The tags of the commands `drv` saw complete, in completion order.
+std::vector<uint64_t> CompletionOrder(const std::vector<SimTime>& service) {
+  std::vector<uint64_t> order(service.size());
+  for (uint64_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return service[a] < service[b]; });
+  return order;
+}
+
+// SPTF (NCQ) serves the queued command that can start soonest, worked out by hand
+// on the toy drive. Command 0 reads sector 0 of (cylinder 0, head 0) at t=0 and
+// is done about 0.11 ms later; meanwhile four commands queue:
+//   1: sector 80, same track  -> waits for sector 80, 7.9 ms away
+//   2: sector 30, same track  -> 2.9 ms
+//   3: sector 20, cylinder 5  -> 1 ms seek, then to sector 20: 1.9 ms
+//   4: sector 10, head 1      -> 0.5 ms head switch, then to sector 10: 0.9 ms
+// 4 goes first. From head 1 at ~1.1 ms: 2 (switch back, sector 30 at 3 ms) beats 1
+// (sector 80 at 8 ms) and 3 (sector 20 has passed: 12 ms). From sector 31 of head
+// 0 at ~3.1 ms: 1 (8 ms) beats 3 (seek, then 12 ms). FIFO keeps arrival order.
+TEST(HddDeviceTest, SptfServesTheCommandThatCanStartSoonest) {
+  for (const QueuePolicy policy : {QueuePolicy::kSptf, QueuePolicy::kFifo}) {
+    Simulation sim;
+    HddParams p = ToyDrive();
+    p.queue_depth = 8;
+    HddDevice disk(&sim, "d0", p, policy);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 0, 1);
+    for (const int64_t lbn : {80, 30, 1020, 110}) drv.ReadAt(1000, lbn, 1);
+    sim.Run();
+    const std::vector<uint64_t> want =
+        policy == QueuePolicy::kSptf ? std::vector<uint64_t>{0, 4, 2, 1, 3} : std::vector<uint64_t>{0, 1, 2, 3, 4};
+    EXPECT_EQ(CompletionOrder(drv.service), want) << (policy == QueuePolicy::kSptf ? "sptf" : "fifo");
+  }
+}
+
+// Of commands that cost the same, SPTF takes the one that came first: two reads
+// of one sector, the second served from the buffer the first filled.
+TEST(HddDeviceTest, SptfBreaksTiesByArrival) {
+  Simulation sim;
+  HddParams p = ToyDrive();
+  p.queue_depth = 8;
+  HddDevice disk(&sim, "d0", p, QueuePolicy::kSptf);
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 0, 1);
+  for (const int64_t lbn : {1050, 1050, 1050}) drv.ReadAt(1000, lbn, 1);
+  sim.Run();
+  EXPECT_EQ(CompletionOrder(drv.service), (std::vector<uint64_t>{0, 1, 2, 3}));
+  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kMiss);
+  EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+  EXPECT_EQ(drv.outcome[3], HddBreakdown::CacheOutcome::kWholeHit);
 }
 
 TEST(HddDeviceTest, DeterministicForTheSameInputs) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -57,6 +58,32 @@ TEST(SimulationTest, RunUntilStopsAtTheHorizonAndAdvancesTheClock) {
   EXPECT_FALSE(sim.empty());
   sim.Run();
   EXPECT_EQ(r.seen.size(), 2u);
+}
+
+// Events scheduled at random times, many at the same instant, between steps
+// that take the earliest: they run in (time, scheduling order), as a sorted
+// list of every event says, whatever shape the heap had.
+TEST(SimulationTest, RandomSchedulesRunInTimeThenSchedulingOrder) {
+  for (const uint64_t seed : {1u, 2u, 3u}) {
+    Simulation sim;
+    Recorder r(&sim);
+    RandomStream rng(seed, "heap");
+    std::vector<std::pair<SimTime, uint64_t>> want;  // (time, scheduling number), sorted at the end
+    uint64_t scheduled = 0;
+    for (int round = 0; round < 400; ++round) {
+      const int64_t burst = rng.UniformInt(0, 12);
+      for (int64_t k = 0; k < burst; ++k) {
+        const SimTime at = sim.now() + rng.UniformInt(0, 30);
+        sim.Schedule(at, &r, 0, scheduled);
+        want.push_back({at, scheduled++});
+      }
+      for (int64_t k = rng.UniformInt(0, 10); k > 0 && sim.Step(); --k) {
+      }
+    }
+    sim.Run();
+    std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    ASSERT_EQ(r.seen, want) << "seed " << seed;
+  }
 }
 
 TEST(SimulationTest, SchedulingInThePastIsAnError) {

@@ -124,7 +124,7 @@ void ExpectNoOverlap(const Pool& pool, const std::vector<FileLayout>& files) {
 
 // ---- FileLayout ----
 
-TEST(FileLayoutTest, LocateFindsTheExtentByBinarySearch) {
+TEST(FileLayoutTest, LocateFindsTheExtentHoldingTheBlock) {
   FileLayout fl(7, 10 * 128 * kKiB, 128 * kKiB, 1024);
   EXPECT_EQ(fl.blocks(), 10);
   EXPECT_EQ(fl.indirect_blocks(), 1);
@@ -148,6 +148,21 @@ TEST(FileLayoutTest, LocateFindsTheExtentByBinarySearch) {
   EXPECT_EQ(b9.offset2, 64 * kKiB + 3 * 216 * kKiB);
   EXPECT_THROW(fl.Locate(0, 10), std::out_of_range);
   EXPECT_THROW(fl.Locate(1, 0), std::out_of_range);  // no L1 extents
+  // Any order of look-ups (the extent found last is tried first): backwards,
+  // over several extents, again, and out of range after a hit.
+  for (const int64_t blkid : {9, 0, 3, 7, 7, 5, 1, 8, 4, 2, 6, 9, -1, 6, 10, 0}) {
+    if (blkid < 0 || blkid >= 10) {
+      EXPECT_THROW(fl.Locate(0, blkid), std::out_of_range) << blkid;
+      continue;
+    }
+    const BlockPointer bp = fl.Locate(0, blkid);
+    EXPECT_EQ(bp.hole, blkid == 4 || blkid == 5) << blkid;
+    if (blkid < 4) {
+      EXPECT_EQ(bp.offset, 1000 * kKiB + blkid * 128 * kKiB) << blkid;
+    } else if (blkid >= 6) {
+      EXPECT_EQ(bp.offset, (blkid - 6) * 216 * kKiB) << blkid;
+    }
+  }
   // Extents must be contiguous.
   EXPECT_THROW(fl.AddExtent(1, LayoutExtent{.first = 1, .count = 1}), std::invalid_argument);
 }
