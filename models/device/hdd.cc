@@ -109,22 +109,23 @@ class HddDevice::Impl {
     return until;
   }
 
-  // A command in the drive's queue. With SPTF, what its access estimate needs of
-  // it is found once, at arrival: where its first block lives. The cache segment
-  // holding that block (seg) is remembered with the cache's version then, for the
-  // next estimate and for the command's service to look again from there.
+  // A command in the drive's queue. Where its first block lives is found once,
+  // at arrival, for its service and, with SPTF, for its access estimates, with
+  // the sector's start in a revolution. The cache segment holding that block
+  // (seg) is remembered with the cache's version then, for the next estimate and
+  // for the command's service to look again from there.
   struct Pending {
     DeviceRequest req;
     SimTime submitted;
     PhysicalAddress first{};
-    int64_t first_start_ps = 0;  // the first block's sector start in a revolution
+    int64_t first_start_ps = 0;  // SPTF: the first block's sector start in a revolution
     int seg = -1;
     uint64_t seg_version = HddSegmentCache::kNever;
   };
-  // A command arriving at `t`, ready for EstimateAccessPs.
-  Pending Arrive(const DeviceRequest& req, SimTime t) const {
+  // A command arriving at `t`, ready for its service (and with `sptf`, for EstimateAccessPs).
+  Pending Arrive(const DeviceRequest& req, SimTime t, bool sptf) const {
     const PhysicalAddress first = geo_.Map(req.offset_bytes / 512);
-    return Pending{req, t, first, mech_.SectorStartPs(first)};
+    return Pending{req, t, first, sptf ? mech_.SectorStartPs(first) : 0};
   }
   ArrivalQueue<Pending> queue_;
   bool busy_ = false;
@@ -191,7 +192,7 @@ int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, HddBreakdown* bd) 
   t += Ps(p_.interface.bus_arbitration_ns);  // the command wins the disk's bus first
   const int64_t lbn = req.offset_bytes / 512;
   const int64_t n = req.size_bytes / 512;
-  const PhysicalAddress first = geo_.Map(lbn);
+  const PhysicalAddress& first = cmd.first;
   bd->cylinder = first.cylinder;
   bd->head = first.head;
   bd->sector = first.sector;
@@ -714,8 +715,7 @@ void HddDevice::Submit(const DeviceRequest& req) {
   CheckRequest(req);
   ++in_device_;
   stats_.OnEnter(sim_->now(), in_device_);
-  impl_->queue_.push_back(policy_ == QueuePolicy::kSptf ? impl_->Arrive(req, sim_->now())
-                                                       : Impl::Pending{req, sim_->now()});
+  impl_->queue_.push_back(impl_->Arrive(req, sim_->now(), policy_ == QueuePolicy::kSptf));
   if (!impl_->busy_) StartNext();
 }
 

@@ -55,12 +55,9 @@ struct Rebuild {
 // spare; the disk is failed (its columns are read around) rather than new.
 Rebuild RebuildTarget(Pool& pool, const ScrubOptions& o) {
   if (o.replaced.size() != 1) throw InputError("--sequential: rebuilds one disk (give one --replace)");
-  const auto& leaves = pool.leaves();
-  const size_t i = static_cast<size_t>(
-      std::find_if(leaves.begin(), leaves.end(), [&](auto* l) { return l->name() == o.replaced[0]; }) -
-      leaves.begin());
+  LeafVdev* leaf = pool.Leaf(o.replaced[0], "--replace");
   Rebuild b;
-  b.top = pool.leaf_top(i);
+  b.top = pool.leaf_top(pool.LeafIndex(leaf));
   auto* draid = dynamic_cast<DraidVdev*>(pool.top(b.top));
   if (draid == nullptr) {
     throw InputError("--sequential: " + o.replaced[0] + " is not in a dRAID vdev (ziosim rebuilds onto distributed "
@@ -71,10 +68,10 @@ Rebuild RebuildTarget(Pool& pool, const ScrubOptions& o) {
     throw InputError("--sequential: " + draid->name() + " has no free distributed spare (draid...:<N>s)");
   }
   const auto& kids = draid->children();
-  b.child = static_cast<int>(std::find_if(kids.begin(), kids.end(), [&](auto& c) { return c.get() == leaves[i]; }) -
+  b.child = static_cast<int>(std::find_if(kids.begin(), kids.end(), [&](auto& c) { return c.get() == leaf; }) -
                              kids.begin());
-  leaves[i]->set_replacing(false);
-  leaves[i]->set_faulted(true);
+  leaf->set_replacing(false);
+  leaf->set_faulted(true);
   return b;
 }
 

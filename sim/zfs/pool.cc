@@ -77,10 +77,13 @@ LeafVdev* Pool::Leaf(std::string_view name, const std::string& option) const {
   throw InputError(option + ": no disk named '" + std::string(name) + "' in the pool");
 }
 
+size_t Pool::LeafIndex(const Vdev* leaf) const {
+  return static_cast<size_t>(std::find(leaves_.begin(), leaves_.end(), leaf) - leaves_.begin());
+}
+
 Zio* Pool::WriteLeaf(const Vdev* leaf, int64_t offset, int64_t size, ZioPriority priority,
                      ZioDoneListener* listener, uint64_t tag) {
-  const size_t i = static_cast<size_t>(std::find(leaves_.begin(), leaves_.end(), leaf) - leaves_.begin());
-  return WriteLabel(i, offset + kVdevLabelStartBytes, size, priority, listener, tag);
+  return WriteLabel(LeafIndex(leaf), offset + kVdevLabelStartBytes, size, priority, listener, tag);
 }
 
 Zio* Pool::WriteLabel(size_t leaf, int64_t phys_offset, int64_t size, ZioPriority priority,

@@ -42,6 +42,8 @@ class Pool {
   const std::string& leaf_drive(size_t i) const { return leaf_drives_[i]; }
   // Which top-level vdev leaf i belongs to.
   int leaf_top(size_t i) const { return leaf_tops_[i]; }
+  // The index of `leaf` in leaves(). REQUIRES: a leaf of this pool.
+  size_t LeafIndex(const Vdev* leaf) const;
 
   // Bytes a block of `psize` bytes occupies on top-level vdev `top` (RAID-Z
   // parity and padding included; otherwise rounded up to the sector).

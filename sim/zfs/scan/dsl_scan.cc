@@ -87,11 +87,15 @@ int64_t DslScan::InFlight() const {
   return n;
 }
 
-// dsl_scan_should_clear's hysteresis: clear at the hard limit, until below the soft one.
-bool DslScan::MemoryFull() {
+int64_t DslScan::QueuedBytes() const {
   int64_t used = 0;
   for (const TopQueue& q : tops_) used += q.queue->memory_bytes();
-  queued_bytes_ = used;
+  return used;
+}
+
+// dsl_scan_should_clear's hysteresis: clear at the hard limit, until below the soft one.
+bool DslScan::MemoryFull() const {
+  const int64_t used = QueuedBytes();
   if (used >= mem_hard_) return true;
   if (used < mem_soft_) return false;
   return clearing_;
@@ -150,9 +154,7 @@ bool DslScan::Traverse() {
           if (b.hole) {
             indirect_ready_[static_cast<size_t>(i)] = 1;
           } else if (prefetch_) {  // dsl_scan_prefetch: the indirect blocks ahead of the walk
-            ++indirect_inflight_;
-            pool_->Read(b.top, b.offset, b.psize, legacy_ ? ZioPriority::kAsyncRead : ZioPriority::kScrub, this,
-                        (static_cast<uint64_t>(i) << 2) | kIndirectTag, true);
+            ReadIndirect(b, i);
           }
         }
         cur_.indirect = 0;
@@ -168,12 +170,7 @@ bool DslScan::Traverse() {
         }
         if (!indirect_ready_[static_cast<size_t>(cur_.indirect)]) {
           // dsl_scan_recurse's arc_read(ARC_FLAG_WAIT): the walk waits for the block.
-          if (!prefetch_) {
-            const ScanBlock b = tree_->Indirect(cur_.obj, cur_.indirect);
-            ++indirect_inflight_;
-            pool_->Read(b.top, b.offset, b.psize, legacy_ ? ZioPriority::kAsyncRead : ZioPriority::kScrub, this,
-                        (static_cast<uint64_t>(cur_.indirect) << 2) | kIndirectTag, true);
-          }
+          if (!prefetch_) ReadIndirect(tree_->Indirect(cur_.obj, cur_.indirect), cur_.indirect);
           waiting_indirect_ = true;
           return false;
         }
@@ -210,14 +207,21 @@ bool DslScan::Traverse() {
   return false;
 }
 
+void DslScan::ReadIndirect(const ScanBlock& b, int64_t index) {
+  ++indirect_inflight_;
+  pool_->Read(b.top, b.offset, b.psize, legacy_ ? ZioPriority::kAsyncRead : ZioPriority::kScrub, this,
+              (static_cast<uint64_t>(index) << 2) | kIndirectTag, true);
+}
+
 // dsl_scan_scrub_cb: the legacy scan reads the block now; the sorted one queues its DVAs.
 bool DslScan::Visit(const ScanBlock& b) {
   const int ndvas = b.top2 >= 0 ? 2 : 1;
+  const int64_t asize = b.asize + b.asize2;  // every DVA's
   if (func_ == ZioScan::kResilver && !NeedsResilver(b)) {
     // dsl_scan_scrub_cb: a block the resilver does not need is counted as issued at once.
-    res_.examined_bytes += b.asize + b.asize2;
-    res_.issued_bytes += b.asize + b.asize2;
-    res_.skipped_bytes += b.asize + b.asize2;
+    res_.examined_bytes += asize;
+    res_.issued_bytes += asize;
+    res_.skipped_bytes += asize;
     return true;
   }
   if (legacy_) {
@@ -231,19 +235,11 @@ bool DslScan::Visit(const ScanBlock& b) {
     IssueRead(b.top, b.offset, b.psize, b.asize);
     if (ndvas == 2) IssueRead(b.top2, b.offset2, b.psize, b.asize2);
   } else {
-    TopQueue& q = tops_[static_cast<size_t>(b.top)];
-    queued_bytes_ -= q.queue->memory_bytes();
-    q.queue->Insert(QueuedDva{b.offset, b.asize, b.psize}, ndvas);
-    queued_bytes_ += q.queue->memory_bytes();
-    if (ndvas == 2) {
-      TopQueue& q2 = tops_[static_cast<size_t>(b.top2)];
-      queued_bytes_ -= q2.queue->memory_bytes();
-      q2.queue->Insert(QueuedDva{b.offset2, b.asize2, b.psize}, ndvas);
-      queued_bytes_ += q2.queue->memory_bytes();
-    }
-    res_.peak_queue_bytes = std::max(res_.peak_queue_bytes, queued_bytes_);
+    tops_[static_cast<size_t>(b.top)].queue->Insert(QueuedDva{b.offset, b.asize, b.psize}, ndvas);
+    if (ndvas == 2) tops_[static_cast<size_t>(b.top2)].queue->Insert(QueuedDva{b.offset2, b.asize2, b.psize}, ndvas);
+    res_.peak_queue_bytes = std::max(res_.peak_queue_bytes, QueuedBytes());
   }
-  res_.examined_bytes += b.asize + b.asize2;
+  res_.examined_bytes += asize;
   return true;
 }
 

@@ -115,6 +115,7 @@ class DslScan : public ZioDoneListener, public EventHandler {
   void Run();                  // advances whatever the slice does until it blocks
   bool Traverse();             // false: blocked or the slice is over
   bool Visit(const ScanBlock& b);  // the scan callback; false: blocked
+  void ReadIndirect(const ScanBlock& b, int64_t index);  // the walk's own read of an indirect block
   void IssueRead(int top, int64_t offset, int64_t psize, int64_t asize);
   bool NeedsResilver(const ScanBlock& b) const;
   bool StartRepairs(const Zio& read);
@@ -122,7 +123,8 @@ class DslScan : public ZioDoneListener, public EventHandler {
   void IssueFromQueues();
   bool SliceOver() const;
   void EndSliceWhenDrained();
-  bool MemoryFull();
+  bool MemoryFull() const;
+  int64_t QueuedBytes() const;  // sorted: the queues' memory
   int64_t InFlight() const;
   bool AnyQueued() const;  // DVAs gathered and not yet issued
   bool Stopped() const;
@@ -161,7 +163,6 @@ class DslScan : public ZioDoneListener, public EventHandler {
   std::map<uint64_t, PendingRepair> repairs_;  // resilver reads waiting for their repair writes
   uint64_t next_repair_id_ = 0;
   std::vector<Vdev::RepairWrite> repair_scratch_;
-  int64_t queued_bytes_ = 0;   // sorted: the queues' memory (as of the last insert or txg start)
 };
 
 }  // namespace ziosim
