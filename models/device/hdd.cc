@@ -746,13 +746,15 @@ void HddDevice::StartNext() {
 
 void HddDevice::OnEvent(uint32_t kind, uint64_t /*arg*/) {
   if (kind != kCompleteEvent) return;
-  const Impl::Pending done = impl_->current_;
+  // Copied: the listener may submit a command that starts at once and takes current_.
+  const DeviceRequest req = impl_->current_.req;
+  const SimTime submitted = impl_->current_.submitted;
   impl_->busy_ = false;
   --in_device_;
   const SimTime now = sim_->now();
-  stats_.OnLeave(now, in_device_, done.req.op == IoOp::kWrite, done.req.size_bytes, now - done.submitted);
+  stats_.OnLeave(now, in_device_, req.op == IoOp::kWrite, req.size_bytes, now - submitted);
   // The listener reads last_breakdown() of this command before the next one starts.
-  if (listener_ != nullptr) listener_->OnDeviceDone(done.req, done.submitted, now);
+  if (listener_ != nullptr) listener_->OnDeviceDone(req, submitted, now);
   if (!impl_->busy_) StartNext();
 }
 

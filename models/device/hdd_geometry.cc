@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <span>
 #include <string>
 
+#include "sim/core/sorted_search.h"
 #include "sim/core/status.h"
 
 // The rules follow DiskSim 4.0's dm_layout_g1 (see the glossary, section 4.2). An LBN's
@@ -257,8 +259,7 @@ void HddGeometry::AddSlipsAndDefects(const HddZone& zone, const std::string& lab
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForLbn(int64_t lbn) const {
   const ZoneInfo& hint = zones_[lbn_hint_];
   if (lbn >= hint.first_lbn && lbn < hint.first_lbn + hint.blocks) return hint;
-  const auto it = std::upper_bound(zone_first_lbn_.begin(), zone_first_lbn_.end(), lbn);
-  lbn_hint_ = static_cast<size_t>(it - zone_first_lbn_.begin() - 1);
+  lbn_hint_ = UpperBoundIndex<int64_t>(zone_first_lbn_, lbn) - 1;
   return zones_[lbn_hint_];
 }
 
@@ -268,8 +269,7 @@ const HddGeometry::ZoneInfo& HddGeometry::ZoneForCylinder(int cylinder) const {
       (next == zones_.size() || cylinder < zones_[next].first_cylinder)) {
     return zones_[cylinder_hint_];
   }
-  const auto it = std::upper_bound(zone_first_cylinder_.begin(), zone_first_cylinder_.end(), cylinder);
-  cylinder_hint_ = static_cast<size_t>(std::max<ptrdiff_t>(it - zone_first_cylinder_.begin() - 1, 0));
+  cylinder_hint_ = std::max<size_t>(UpperBoundIndex<int>(zone_first_cylinder_, cylinder), 1) - 1;
   return zones_[cylinder_hint_];
 }
 
@@ -285,12 +285,13 @@ int64_t HddGeometry::PhysicalUnit(const ZoneInfo& z, int64_t x) const {
       // the front, the LBNs fill the period's last usable sectors.
       const int64_t start = x / z.period_usable * z.period_sectors;
       int64_t y = x % z.period_usable;
-      const auto from = std::lower_bound(z.slips.begin(), z.slips.end(), start);
-      const int64_t earlier = from - z.slips.begin();
+      const size_t from = LowerBoundIndex<int64_t>(z.slips, start);
+      const int64_t earlier = static_cast<int64_t>(from);
       if (z.period_front > 0) {
-        y += z.period_front - (std::lower_bound(from, z.slips.end(), start + z.period_sectors) - from);
+        const std::span<const int64_t> later = std::span<const int64_t>(z.slips).subspan(from);
+        y += z.period_front - static_cast<int64_t>(LowerBoundIndex(later, start + z.period_sectors));
       }
-      const int64_t passed = std::upper_bound(keys.begin(), keys.end(), y + start - earlier) - keys.begin();
+      const int64_t passed = static_cast<int64_t>(UpperBoundIndex<int64_t>(keys, y + start - earlier));
       return start + y + passed - earlier;
     }
     case Family::kTracks:
@@ -298,13 +299,13 @@ int64_t HddGeometry::PhysicalUnit(const ZoneInfo& z, int64_t x) const {
       break;
   }
   // Every slip before x's slot counts; slots then map onto the periods' usable sectors.
-  const int64_t slot = x + (std::upper_bound(keys.begin(), keys.end(), x) - keys.begin());
+  const int64_t slot = x + static_cast<int64_t>(UpperBoundIndex<int64_t>(keys, x));
   if (z.period_usable == z.period_sectors) return slot;
   return slot / z.period_usable * z.period_sectors + z.period_front + slot % z.period_usable;
 }
 
 int64_t HddGeometry::SlipsIn(const ZoneInfo& z, int64_t from, int64_t to) {
-  return std::lower_bound(z.slips.begin(), z.slips.end(), to) - std::lower_bound(z.slips.begin(), z.slips.end(), from);
+  return static_cast<int64_t>(LowerBoundIndex<int64_t>(z.slips, to) - LowerBoundIndex<int64_t>(z.slips, from));
 }
 
 int64_t HddGeometry::Remap(const ZoneInfo& z, int64_t unit) {
@@ -374,7 +375,7 @@ TrackRun HddGeometry::SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) c
   }
   // The slips ahead on this stretch (rarely more than one): the run's LBNs take the
   // sectors between them in order.
-  const auto ahead = std::lower_bound(z.slips.begin(), z.slips.end(), first);
+  const auto ahead = z.slips.begin() + static_cast<ptrdiff_t>(LowerBoundIndex<int64_t>(z.slips, first));
   auto beyond = ahead;
   while (beyond != z.slips.end() && *beyond < end) ++beyond;
   int64_t n = std::min(limit, end - first - (beyond - ahead));
@@ -428,9 +429,10 @@ int64_t HddGeometry::TrackRotation(const ZoneInfo& z, int cylinder, int head) co
   int64_t skew = (track + (surfaces_ - 1) * c) * z.track_skew + c * z.cylinder_skew;
   if (!z.slips.empty() && SlipsShiftSkew(sparing_)) {
     const int64_t tracks_before = c * surfaces_ + (sparing_ == SparingScheme::kSectorsPerTrack ? track : 0);
-    skew += std::lower_bound(z.slips.begin(), z.slips.end(), tracks_before * spt) - z.slips.begin();
+    skew += static_cast<int64_t>(LowerBoundIndex<int64_t>(z.slips, tracks_before * spt));
   }
-  return (skew % spt + spt) % spt;
+  const int64_t rotation = skew % spt;  // negative skews turn the other way
+  return rotation < 0 ? rotation + spt : rotation;
 }
 
 double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const {

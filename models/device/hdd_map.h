@@ -7,6 +7,7 @@
 #define ZIOSIM_MODELS_DEVICE_HDD_MAP_H_
 
 #include <array>
+#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <memory>
@@ -99,15 +100,24 @@ class HddMap {
   static constexpr size_t kRunMemos = 4;
 
   // The run from `lbn` to the end of its stretch. REQUIRES: 0 <= lbn < total_blocks().
+  // The entries are all tested, each with one unsigned compare, and their
+  // verdicts or-ed into a mask: one branch then decides, where a loop that
+  // stops at the first hit would branch on each entry, and for random
+  // requests mispredict. Entries never disagree on an LBN (each is ComputeRun's
+  // answer), so the lowest hit serves.
   TrackRun LongestRun(int64_t lbn) const {
-    for (const RunMemo& m : run_memo_) {
-      if (lbn >= m.first_lbn && lbn < m.end_lbn) {
-        const int64_t n = m.end_lbn - lbn;
-        return {{m.start.cylinder, m.start.head, m.start.sector + static_cast<int>(lbn - m.first_lbn)},
-                n, n, m.sectors_per_track};
-      }
+    unsigned hits = 0;
+    for (size_t i = 0; i < kRunMemos; ++i) {
+      const RunMemo& m = run_memo_[i];
+      // first_lbn <= lbn < end_lbn; an empty entry (end_lbn == first_lbn) holds none.
+      const bool hit = static_cast<uint64_t>(lbn - m.first_lbn) < static_cast<uint64_t>(m.end_lbn - m.first_lbn);
+      hits |= static_cast<unsigned>(hit) << i;
     }
-    return ComputeAndRemember(lbn);
+    if (hits == 0) return ComputeAndRemember(lbn);
+    const RunMemo& m = run_memo_[static_cast<size_t>(std::countr_zero(hits))];
+    const int64_t n = m.end_lbn - lbn;
+    return {{m.start.cylinder, m.start.head, m.start.sector + static_cast<int>(lbn - m.first_lbn)},
+            n, n, m.sectors_per_track};
   }
   // LongestRun without the memo; remembered if it has no slip inside.
   TrackRun ComputeAndRemember(int64_t lbn) const;

@@ -6,6 +6,7 @@
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_MECHANISM_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_MECHANISM_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 
@@ -26,11 +27,19 @@ class HddMechanism {
 
   // Time to move from the current position to `to`: the seek, or the head switch if
   // that is longer, plus the write settle for writes (never negative in total).
-  int64_t PositionPs(const PhysicalAddress& to, bool is_write) const;
+  int64_t PositionPs(const PhysicalAddress& to, bool is_write) const {
+    int64_t ps = seek_.SeekPs(std::abs(to.cylinder - cylinder_));
+    if (to.head != head_) ps = std::max(ps, head_switch_ps_);
+    if (is_write) ps += write_settle_ps_;
+    return std::max<int64_t>(ps, 0);
+  }
   // Time from `t_ps` until the start of `a`'s sector passes under the head.
   int64_t RotationalWaitPs(int64_t t_ps, const PhysicalAddress& a) const { return WaitUntilPs(t_ps, SectorStartPs(a)); }
   // How long after the index mark passes the start of `a`'s sector does: [0, period).
-  int64_t SectorStartPs(const PhysicalAddress& a) const;
+  int64_t SectorStartPs(const PhysicalAddress& a) const {
+    const HddMap::SectorSlot s = geometry_.AngleSlotOnTrack(a);
+    return static_cast<int64_t>(s.slot) * period_ps_ / s.sectors_per_track;
+  }
   // Time from `t_ps` until the platter turns to `start_ps` after its index mark.
   int64_t WaitUntilPs(int64_t t_ps, int64_t start_ps) const {
     const int64_t wait = start_ps - t_ps % period_ps_;

@@ -38,9 +38,11 @@ HddSeek::HddSeek(const HddSeekModel& model, int cylinders)
     b_ps_ = (y1 * x2 - y2 * x1) / det;
     c_ps_ = (s1 * y2 - s2 * y1) / det;
   }
+  by_distance_ps_.resize(static_cast<size_t>(std::min(cylinders_, kTabulatedDistances)));
+  for (size_t d = 0; d < by_distance_ps_.size(); ++d) by_distance_ps_[d] = ComputePs(static_cast<int64_t>(d));
 }
 
-int64_t HddSeek::SeekPs(int64_t distance) const {
+int64_t HddSeek::ComputePs(int64_t distance) const {
   if (distance <= 0) return 0;
   switch (kind_) {
     case HddSeekModel::Kind::kTable:

@@ -13,6 +13,38 @@
 namespace ziosim {
 namespace {
 
+// What a record must satisfy to fit a device: its figures are found once, as a
+// trace is checked record by record.
+class RecordFit {
+ public:
+  explicit RecordFit(const Device& dev)
+      : dev_(dev),
+        capacity_blocks_(dev.capacity_bytes() / kValidateBlockBytes),
+        blocks_per_sector_(std::max<int64_t>(1, dev.sector_bytes() / kValidateBlockBytes)) {}
+
+  // Throws InputError(trace_path, r.line, ...) if `r` lies beyond the device's
+  // capacity or is not aligned to its sectors.
+  void Check(const ValidateRecord& r, const std::string& trace_path) const {
+    // Compared as lbn > capacity - blocks so that a huge blkno cannot overflow.
+    if (r.blocks > capacity_blocks_ || r.lbn > capacity_blocks_ - r.blocks) {
+      throw InputError(trace_path, r.line,
+                       "field blkno: " + std::to_string(r.blocks) + " blocks from block " + std::to_string(r.lbn) +
+                           " run past the end of " + dev_.name() + " (" + std::to_string(capacity_blocks_) +
+                           " blocks of 512 bytes)");
+    }
+    if (blocks_per_sector_ > 1 && (r.lbn % blocks_per_sector_ != 0 || r.blocks % blocks_per_sector_ != 0)) {
+      throw InputError(trace_path, r.line,
+                       "field blkno: request is not aligned to " + dev_.name() + "'s " +
+                           std::to_string(dev_.sector_bytes()) + "-byte sectors");
+    }
+  }
+
+ private:
+  const Device& dev_;
+  int64_t capacity_blocks_;
+  int64_t blocks_per_sector_;
+};
+
 // Where a replay takes its requests from. The replay keeps one request
 // outstanding, so it needs only the current record: a trace can stream.
 class RecordSource {
@@ -38,16 +70,16 @@ class SpanSource final : public RecordSource {
 // A trace read as it replays, each record checked against the device as it comes.
 class TraceSource final : public RecordSource {
  public:
-  TraceSource(DisksimValidateTrace& trace, const Device& dev) : trace_(trace), dev_(dev) {}
+  TraceSource(DisksimValidateTrace& trace, const Device& dev) : trace_(trace), fit_(dev) {}
   const ValidateRecord* Next() override {
     if (!trace_.Next(record_)) return nullptr;
-    CheckRecordFits(record_, dev_, trace_.path());
+    fit_.Check(record_, trace_.path());
     return &record_;
   }
 
  private:
   DisksimValidateTrace& trace_;
-  const Device& dev_;
+  const RecordFit fit_;
   ValidateRecord record_;  // the one record in memory
 };
 
@@ -181,25 +213,9 @@ std::vector<ValidateRecord> ReadValidateRecords(DisksimValidateTrace& trace) {
   return records;
 }
 
-void CheckRecordFits(const ValidateRecord& r, const Device& dev, const std::string& trace_path) {
-  const int64_t capacity_blocks = dev.capacity_bytes() / kValidateBlockBytes;
-  const int64_t blocks_per_sector = std::max<int64_t>(1, dev.sector_bytes() / kValidateBlockBytes);
-  // Compared as lbn > capacity - blocks so that a huge blkno cannot overflow.
-  if (r.blocks > capacity_blocks || r.lbn > capacity_blocks - r.blocks) {
-    throw InputError(trace_path, r.line,
-                     "field blkno: " + std::to_string(r.blocks) + " blocks from block " + std::to_string(r.lbn) +
-                         " run past the end of " + dev.name() + " (" + std::to_string(capacity_blocks) +
-                         " blocks of 512 bytes)");
-  }
-  if (r.lbn % blocks_per_sector != 0 || r.blocks % blocks_per_sector != 0) {
-    throw InputError(trace_path, r.line,
-                     "field blkno: request is not aligned to " + dev.name() + "'s " +
-                         std::to_string(dev.sector_bytes()) + "-byte sectors");
-  }
-}
-
 void CheckRecordsFit(std::span<const ValidateRecord> records, const Device& dev, const std::string& trace_path) {
-  for (const ValidateRecord& r : records) CheckRecordFits(r, dev, trace_path);
+  const RecordFit fit(dev);
+  for (const ValidateRecord& r : records) fit.Check(r, trace_path);
 }
 
 ValidateReplayResult ReplayValidateRecords(Device& dev, Simulation& sim, std::span<const ValidateRecord> records,

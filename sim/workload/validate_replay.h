@@ -57,10 +57,8 @@ struct ValidateReplayResult {
 // replay streams it (ReplayValidate).
 std::vector<ValidateRecord> ReadValidateRecords(DisksimValidateTrace& trace);
 
-// Throws InputError(trace_path, r.line, ...) if `r` lies beyond `dev`'s
-// capacity or is not aligned to its sectors.
-void CheckRecordFits(const ValidateRecord& r, const Device& dev, const std::string& trace_path);
-// The same for each of `records`, in order.
+// Throws InputError(trace_path, line, ...) for the first of `records` that lies
+// beyond `dev`'s capacity or is not aligned to its sectors.
 void CheckRecordsFit(std::span<const ValidateRecord> records, const Device& dev,
                      const std::string& trace_path);
 
