@@ -394,13 +394,14 @@ int64_t HddDevice::Impl::ReadAheadTarget(int64_t held_from, int64_t req_lbn, int
       return req_end;
     case 1:
     case 2: {  // to the end of the track (1) or cylinder (2) holding the request's last block
-      const PhysicalAddress a = geo_.Map(req_end - 1);
       int64_t lbn = req_end - 1;
+      TrackRun run = geo_.RunOnTrack(lbn, last - lbn);
+      const int cylinder = run.start.cylinder;
       for (;;) {
-        const TrackRun run = geo_.RunOnTrack(lbn, last - lbn);
         lbn += run.blocks;
         if (lbn >= last || c.read_ahead_scheme == 1) break;
-        if (geo_.Map(lbn).cylinder != a.cylinder) break;
+        run = geo_.RunOnTrack(lbn, last - lbn);
+        if (run.start.cylinder != cylinder) break;
       }
       target = std::min(lbn, MaxReadAheadEnd(req_lbn, req_end));
       break;
@@ -410,9 +411,10 @@ int64_t HddDevice::Impl::ReadAheadTarget(int64_t held_from, int64_t req_lbn, int
       break;
     case 4: {  // DEC: to the end of the track after the request, one more track
                // when the segment already held data from an earlier track (a stream)
-      const PhysicalAddress next = geo_.Map(req_end);
+      const TrackRun next_run = geo_.RunOnTrack(req_end, last - req_end);  // req_end < last: not empty
+      const PhysicalAddress& next = next_run.start;
       const PhysicalAddress held = geo_.Map(held_from);
-      target = req_end + geo_.RunOnTrack(req_end, last - req_end).blocks;
+      target = req_end + next_run.blocks;
       if (held.cylinder != next.cylinder || held.head != next.head) {
         target += geo_.SectorsPerTrack(next.cylinder);
       }
