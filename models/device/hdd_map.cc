@@ -8,7 +8,8 @@ namespace ziosim {
 TrackRun HddMap::ComputeAndRemember(int64_t lbn) const {
   const TrackRun run = ComputeRun(lbn, total_blocks_ - lbn);
   if (run.blocks == run.physical_span) {
-    run_memo_[run_memo_next_] = {lbn, lbn + run.blocks, run.start, run.sectors_per_track};
+    run_memo_[run_memo_next_] = {lbn, static_cast<uint64_t>(run.blocks), run.start, run.sectors_per_track};
+    run_memo_last_ = run_memo_next_;
     run_memo_next_ = (run_memo_next_ + 1) % kRunMemos;
   }
   return run;

@@ -86,44 +86,48 @@ class HddMap {
   // A command maps the same few tracks several times over (its first block, each
   // track it crosses, the read-ahead's next block, the next command's read-ahead
   // replay), so the last runs found are remembered, and a look-up that finds one
-  // costs a few compares, inline. An entry holds the LBNs [first_lbn, end_lbn) of a
+  // costs a few compares, inline. An entry holds the LBNs [first_lbn, first_lbn + blocks) of a
   // run from first_lbn to the end of its stretch (track, period, zone, or before a
   // remapped sector) with no slip inside: LBN first_lbn + k sits k sectors after
   // `start`, and the run from it is the rest of the entry's, exactly what
   // ComputeRun gives.
   struct RunMemo {
     int64_t first_lbn = 0;
-    int64_t end_lbn = 0;  // empty until filled
+    uint64_t blocks = 0;  // LBNs from first_lbn; 0 until filled
     PhysicalAddress start;
     int sectors_per_track = 0;
   };
   static constexpr size_t kRunMemos = 4;
 
+  // first_lbn <= lbn < first_lbn + blocks, with one unsigned compare.
+  static bool Holds(const RunMemo& m, int64_t lbn) { return static_cast<uint64_t>(lbn - m.first_lbn) < m.blocks; }
+  static TrackRun FromMemo(const RunMemo& m, int64_t lbn) {
+    const int64_t skip = lbn - m.first_lbn;
+    const int64_t n = static_cast<int64_t>(m.blocks) - skip;
+    return {{m.start.cylinder, m.start.head, m.start.sector + static_cast<int>(skip)}, n, n, m.sectors_per_track};
+  }
+
   // The run from `lbn` to the end of its stretch. REQUIRES: 0 <= lbn < total_blocks().
-  // The entries are all tested, each with one unsigned compare, and their
-  // verdicts or-ed into a mask: one branch then decides, where a loop that
-  // stops at the first hit would branch on each entry, and for random
-  // requests mispredict. Entries never disagree on an LBN (each is ComputeRun's
-  // answer), so the lowest hit serves.
+  // Most look-ups fall in the entry the previous one used (a command's block,
+  // then its run, its last block, ...), which is tried first. Otherwise every
+  // entry is tested and the verdicts or-ed into a mask, so that one branch
+  // decides: a loop that stops at the first hit branches on each entry, and for
+  // random requests mispredicts. Entries never disagree on an LBN (each is
+  // ComputeRun's answer), so any that holds it serves.
   TrackRun LongestRun(int64_t lbn) const {
+    if (Holds(run_memo_[run_memo_last_], lbn)) return FromMemo(run_memo_[run_memo_last_], lbn);
     unsigned hits = 0;
-    for (size_t i = 0; i < kRunMemos; ++i) {
-      const RunMemo& m = run_memo_[i];
-      // first_lbn <= lbn < end_lbn; an empty entry (end_lbn == first_lbn) holds none.
-      const bool hit = static_cast<uint64_t>(lbn - m.first_lbn) < static_cast<uint64_t>(m.end_lbn - m.first_lbn);
-      hits |= static_cast<unsigned>(hit) << i;
-    }
+    for (size_t i = 0; i < kRunMemos; ++i) hits |= static_cast<unsigned>(Holds(run_memo_[i], lbn)) << i;
     if (hits == 0) return ComputeAndRemember(lbn);
-    const RunMemo& m = run_memo_[static_cast<size_t>(std::countr_zero(hits))];
-    const int64_t n = m.end_lbn - lbn;
-    return {{m.start.cylinder, m.start.head, m.start.sector + static_cast<int>(lbn - m.first_lbn)},
-            n, n, m.sectors_per_track};
+    run_memo_last_ = static_cast<size_t>(std::countr_zero(hits));
+    return FromMemo(run_memo_[run_memo_last_], lbn);
   }
   // LongestRun without the memo; remembered if it has no slip inside.
   TrackRun ComputeAndRemember(int64_t lbn) const;
 
   mutable std::array<RunMemo, kRunMemos> run_memo_{};
   mutable size_t run_memo_next_ = 0;  // the entry to replace next (round robin)
+  mutable size_t run_memo_last_ = 0;  // the entry used last
 };
 
 // The map `layout` describes: its extents if it lists any, else its zones.
