@@ -31,9 +31,7 @@ void Simulation::SiftDown(size_t i, const Event& ev) {
     if (first >= n) break;
     size_t best = first;
     const size_t end = std::min(first + kArity, n);
-    for (size_t c = first + 1; c < end; ++c) {
-      if (Earlier(heap_[c], heap_[best])) best = c;
-    }
+    for (size_t c = first + 1; c < end; ++c) best = Earlier(heap_[c], heap_[best]) ? c : best;
     if (!Earlier(heap_[best], ev)) break;
     heap_[i] = heap_[best];
     i = best;
