@@ -127,6 +127,8 @@ class HddDevice::Impl {
     const PhysicalAddress first = geo_.Map(req.offset_bytes / 512);
     return Pending{req, t, first, sptf ? mech_.SectorStartPs(first) : 0};
   }
+  // Serves `cmd` now and schedules its completion. REQUIRES: the drive is idle.
+  void Start(const Pending& cmd);
   ArrivalQueue<Pending> queue_;
   bool busy_ = false;
   Pending current_{};
@@ -717,7 +719,14 @@ void HddDevice::Submit(const DeviceRequest& req) {
   CheckRequest(req);
   ++in_device_;
   stats_.OnEnter(sim_->now(), in_device_);
-  impl_->queue_.push_back(impl_->Arrive(req, sim_->now(), policy_ == QueuePolicy::kSptf));
+  const Impl::Pending cmd = impl_->Arrive(req, sim_->now(), policy_ == QueuePolicy::kSptf);
+  // An idle drive with nothing waiting starts the command at once; otherwise it
+  // waits its turn (a listener may submit while older commands wait).
+  if (!impl_->busy_ && impl_->queue_.empty()) {
+    impl_->Start(cmd);
+    return;
+  }
+  impl_->queue_.push_back(cmd);
   if (!impl_->busy_) StartNext();
 }
 
@@ -740,10 +749,15 @@ void HddDevice::StartNext() {
       }
     }
   }
-  impl_->current_ = q.Take(pick);
-  impl_->busy_ = true;
-  const int64_t done_ps = impl_->Serve(impl_->current_, Ps(sim_->now()), &last_);
-  sim_->Schedule(std::max(CeilNs(done_ps), sim_->now()), this, kCompleteEvent);
+  impl_->Start(q.Take(pick));
+}
+
+void HddDevice::Impl::Start(const Pending& cmd) {
+  current_ = cmd;
+  busy_ = true;
+  Simulation& sim = *dev_.sim_;
+  const int64_t done_ps = Serve(current_, Ps(sim.now()), &dev_.last_);
+  sim.Schedule(std::max(CeilNs(done_ps), sim.now()), &dev_, kCompleteEvent);
 }
 
 void HddDevice::OnEvent(uint32_t kind, uint64_t /*arg*/) {
