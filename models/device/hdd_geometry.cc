@@ -435,38 +435,50 @@ int64_t HddGeometry::TrackRotation(const ZoneInfo& z, int cylinder, int head) co
   return rotation < 0 ? rotation + spt : rotation;
 }
 
+double HddGeometry::SkewFraction(const ZoneInfo& z, int cylinder, int head) const {
+  if (z.track_skew_fraction == 0 && z.cylinder_skew_fraction == 0) return 0;
+  const int64_t c = cylinder - z.first_cylinder;
+  const int64_t track = Surface(z, cylinder, head);
+  return std::fmod(static_cast<double>(track + (surfaces_ - 1) * c) * z.track_skew_fraction +
+                       static_cast<double>(c) * z.cylinder_skew_fraction,
+                   static_cast<double>(z.sectors_per_track));
+}
+
+double HddGeometry::PositionOnTrack(int64_t whole, double offset, double fraction, int spt) {
+  const double s = static_cast<double>(spt);
+  const double x = static_cast<double>(whole) + offset + fraction;
+  // std::fmod(x, s), which is exact, without its general algorithm where it is
+  // plain: x itself below s, and x - s below 2s (exact by Sterbenz's lemma).
+  const double r = x >= 0 && x < s ? x : x >= s && x < 2 * s ? x - s : std::fmod(x, s);
+  return r < 0 ? r + s : r;
+}
+
 double HddGeometry::SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const {
   const int64_t spt = z.sectors_per_track;
   const int64_t whole = ((TrackRotation(z, a.cylinder, a.head) + a.sector) % spt + spt) % spt;
-  if (WholeSectorAngles(z)) return static_cast<double>(whole);  // the fmods below would give `whole`
-  const int64_t c = a.cylinder - z.first_cylinder;
-  const int64_t track = Surface(z, a.cylinder, a.head);
-  double fraction = 0;  // only skews given in revolutions have one
-  if (z.track_skew_fraction != 0 || z.cylinder_skew_fraction != 0) {
-    fraction = std::fmod(static_cast<double>(track + (surfaces_ - 1) * c) * z.track_skew_fraction +
-                             static_cast<double>(c) * z.cylinder_skew_fraction,
-                         static_cast<double>(spt));
-  }
-  const double position =
-      std::fmod(static_cast<double>(whole) + z.offset_sectors + fraction, static_cast<double>(spt));
-  return position < 0 ? position + static_cast<double>(spt) : position;
+  if (WholeSectorAngles(z)) return static_cast<double>(whole);  // PositionOnTrack would give `whole`
+  return PositionOnTrack(whole, z.offset_sectors, SkewFraction(z, a.cylinder, a.head), z.sectors_per_track);
 }
 
 int HddGeometry::AngleSlot(const PhysicalAddress& a) const { return AngleSlotOnTrack(a).slot; }
 
 HddGeometry::SectorSlot HddGeometry::AngleSlotOnTrack(const PhysicalAddress& a) const {
-  if (a.cylinder != rotation_memo_.cylinder || a.head != rotation_memo_.head) {
+  const RotationMemo& m = rotation_memo_;
+  if (a.cylinder != m.cylinder || a.head != m.head) {
     const ZoneInfo& z = ZoneForCylinder(a.cylinder);
-    const int spt = z.sectors_per_track;
-    if (!WholeSectorAngles(z)) return {std::min(static_cast<int>(SectorPosition(z, a)), spt - 1), spt};
-    rotation_memo_ = {a.cylinder, a.head, TrackRotation(z, a.cylinder, a.head), spt};
+    const bool whole_angles = WholeSectorAngles(z);
+    rotation_memo_ = {a.cylinder,        a.head,          TrackRotation(z, a.cylinder, a.head),
+                      z.sectors_per_track, whole_angles, z.offset_sectors,
+                      whole_angles ? 0 : SkewFraction(z, a.cylinder, a.head)};
   }
-  // The slot is the sector's position (SectorPosition), whole and below spt: the
-  // track's rotation and the sector both lie in [0, spt).
-  const int spt = rotation_memo_.sectors_per_track;
+  // The sector's whole position, as SectorPosition finds it: the track's rotation
+  // and the sector both lie in [0, spt).
+  const int spt = m.sectors_per_track;
   assert(a.sector >= 0 && a.sector < spt);
-  const int64_t slot = rotation_memo_.sectors + a.sector;
-  return {static_cast<int>(slot < spt ? slot : slot - spt), spt};
+  const int64_t sum = m.sectors + a.sector;
+  const int64_t whole = sum < spt ? sum : sum - spt;
+  if (m.whole_angles) return {static_cast<int>(whole), spt};
+  return {std::min(static_cast<int>(PositionOnTrack(whole, m.offset_sectors, m.skew_fraction, spt)), spt - 1), spt};
 }
 
 double HddGeometry::StartAngle(const PhysicalAddress& a) const {

@@ -102,6 +102,13 @@ class HddGeometry final : public HddMap {
   TrackRun SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) const;
   // Where sector `a` starts, in sector widths from the index mark: [0, spt).
   double SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const;
+  // The part of a sector that the skews given in revolutions add to every sector
+  // of the track of (cylinder, head), reduced modulo spt (0 without such skews).
+  double SkewFraction(const ZoneInfo& z, int cylinder, int head) const;
+  // (whole + offset + fraction) modulo spt, in [0, spt): a sector's position from
+  // its whole sectors (rotation + sector, in [0, spt)), the zone's offset and the
+  // track's SkewFraction, in that order of additions.
+  static double PositionOnTrack(int64_t whole, double offset, double fraction, int spt);
   // Whole sectors from the index mark to the start of sector 0 of the track of
   // (cylinder, head), skews and slips included, offsets and fractions not: [0, spt).
   int64_t TrackRotation(const ZoneInfo& z, int cylinder, int head) const;
@@ -113,15 +120,19 @@ class HddGeometry final : public HddMap {
   std::vector<int> zone_first_cylinder_;
   mutable size_t lbn_hint_ = 0;       // the zone of the last ZoneForLbn
   mutable size_t cylinder_hint_ = 0;  // the zone of the last ZoneForCylinder
-  // TrackRotation of the track AngleSlot saw last: the next command's first
-  // track is often the read-ahead's, positioned (and its angle found) before.
-  // Filled only for tracks of zones whose angles are whole sectors, so that a
-  // hit needs neither the zone nor that test: it holds the zone's sectors per track.
+  // What AngleSlot needs of the track it saw last: the next command's first
+  // track is often the read-ahead's, positioned (and its angle found) before. A
+  // hit needs no zone: the memo holds the track's rotation (TrackRotation), its
+  // zone's sectors per track and, where angles are not whole sectors, the zone's
+  // offset and the track's SkewFraction.
   struct RotationMemo {
     int cylinder = -1;
     int head = -1;
     int64_t sectors = 0;
     int sectors_per_track = 0;
+    bool whole_angles = true;
+    double offset_sectors = 0;
+    double skew_fraction = 0;
   };
   mutable RotationMemo rotation_memo_;
   int surfaces_ = 0;

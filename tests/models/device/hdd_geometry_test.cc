@@ -235,6 +235,37 @@ TEST(HddGeometryTest, RememberedRunsGiveWhatAFreshGeometryComputes) {
   }
 }
 
+// Skews given in revolutions leave every sector a fraction of a sector off the
+// whole slots. A sector's slot is then floor((whole + offset + fraction) mod spt),
+// DiskSim's position rounded down, where whole = (track rotation + sector) mod spt
+// and fraction = (tracks stepped * track skew + cylinders stepped * cylinder skew)
+// mod spt, the skews' fractional parts. AngleSlot of a geometry that has seen
+// other tracks (its memo of the last track) gives that for every sector, in any
+// order of tracks, and one that has not gives the same.
+TEST(HddGeometryTest, FractionalSkewsPlaceSectorsAsTheFormulaDoes) {
+  HddZone zone = Zone(0, 5, 7, 2, 3);
+  zone.track_skew_fraction_sectors = 0.37;
+  zone.cylinder_skew_fraction_sectors = 0.81;
+  zone.first_block_offset_sectors = 0.625;
+  const HddLayout layout = Layout(3, 6, SparingScheme::kNone, {zone});
+  const HddGeometry warm(layout);
+  for (const int cylinder : {0, 5, 2, 2, 4, 1, 3, 0}) {
+    for (const int head : {2, 0, 1}) {
+      for (int sector = 0; sector < 7; ++sector) {
+        const int64_t c = cylinder, track = head;  // conventional order: the head is the track
+        const int64_t rotation = ((track + 2 * c) * 2 + c * 3) % 7;
+        const double fraction = std::fmod(static_cast<double>(track + 2 * c) * 0.37 + static_cast<double>(c) * 0.81, 7.0);
+        const double position = std::fmod(static_cast<double>((rotation + sector) % 7) + 0.625 + fraction, 7.0);
+        const int want = std::min(static_cast<int>(position), 6);
+        const PhysicalAddress a = At(cylinder, head, sector);
+        ASSERT_EQ(warm.AngleSlot(a), want) << "cylinder " << cylinder << " head " << head << " sector " << sector;
+        ASSERT_EQ(HddGeometry(layout).AngleSlot(a), want) << "cylinder " << cylinder << " head " << head;
+        ASSERT_DOUBLE_EQ(warm.StartAngle(a), position / 7) << "cylinder " << cylinder << " head " << head;
+      }
+    }
+  }
+}
+
 std::string ErrorOf(const HddLayout& layout) {
   try {
     HddGeometry g(layout);
