@@ -164,7 +164,10 @@ TEST(DisksimValidateTraceTest, KeepsMeasuredTimeAsTraceMicrosecondsOverAThousand
 TEST(DisksimValidateTraceTest, TimesAreTheValuesFromCharsGives) {
   for (const std::string t : {"0", "0.000", "1686.00000", "14095.370", "27307.318970", "0.1", "0.30000000000000004",
                               "9007199254740992", "9007199254740993", "1234567.89012345", "123456789.123456789",
-                              "0000000000000000000001.5", "5.", ".5", "1e3", "2.5E-1"}) {
+                              "0000000000000000000001.5", "5.", ".5", "1e3", "2.5E-1",
+                              // gaps of a half ns, and just below and above one
+                              "0.0005", "0.0015", "0.0025", "0.00049999", "0.00050001", "1.0005", "7.9994999",
+                              "123456789.0005"}) {
     double want = 0;
     std::from_chars(t.data(), t.data() + t.size(), want);
     EXPECT_EQ(ParseValidateLine("R Hit 0 1 " + t + " 0", "t", 1).measured_ms, want / 1000.0) << t;
