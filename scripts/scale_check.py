@@ -12,8 +12,9 @@
    policy x reader count x file size x seed), from BUILD/python; reports the
    total time and runs/s.
 3. bench: ``BUILD/ziosim_bench`` on the event core, the HDD replay of the DiskSim validation
-   traces and the 5-disk RAID-Z2 100 GiB readers scenario; with
-   --prev-build, the same on that build of an earlier commit, and a ratio table.
+   traces and the 5-disk RAID-Z2 100 GiB readers scenario (or --bench-filter); with
+   --prev-build, the same on that build of an earlier commit, run at the same time on
+   the other CPU (swapped every round), and a ratio table.
 
 Usage (after a Release build with -DZIOSIM_BUILD_PYTHON=ON):
     scripts/scale_check.py --build build
@@ -31,6 +32,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -109,25 +111,55 @@ def check_sweep(build: Path, runs: int) -> None:
           f"in {wall:.1f} s on {os.cpu_count()} CPUs: {runs / wall:.1f} runs/s")
 
 
-def run_bench(build: Path, repetitions: int) -> dict[str, float]:
-    """items_per_second of each benchmark (median of the repetitions)."""
-    out = subprocess.run([str(build / "ziosim_bench"), f"--benchmark_filter={BENCH_FILTER}",
-                          f"--benchmark_repetitions={repetitions}", "--benchmark_report_aggregates_only=true",
-                          "--benchmark_format=json"], check=True, capture_output=True, text=True).stdout
-    rates = {}
+def bench_rates(build: Path, bench_filter: str, cpu: int | None = None) -> subprocess.Popen:
+    """Starts one run of BUILD/ziosim_bench on the benchmarks, pinned to `cpu` if given."""
+    pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
+    return subprocess.Popen([str(build / "ziosim_bench"), f"--benchmark_filter={bench_filter}",
+                             "--benchmark_format=json"], stdout=subprocess.PIPE, text=True, preexec_fn=pin)
+
+
+def collect(proc: subprocess.Popen, rates: dict[str, list[float]]) -> None:
+    """Adds the items_per_second of a finished run to `rates`."""
+    out, _ = proc.communicate()
+    if proc.returncode != 0:
+        sys.exit(f"ziosim_bench: exit {proc.returncode}")
     for b in json.loads(out)["benchmarks"]:
-        if b.get("aggregate_name", "median") == "median" and "items_per_second" in b:
-            rates[b["run_name"]] = b["items_per_second"]
-    return rates
+        if "items_per_second" in b:
+            rates.setdefault(b["run_name"], []).append(b["items_per_second"])
 
 
-def check_bench(build: Path, prev: Path | None, repetitions: int) -> None:
-    now = run_bench(build, repetitions)
-    before = run_bench(prev, repetitions) if prev else {}
-    print(f"bench    items/s (median of {repetitions}); HddReplay: requests, Readers: device commands")
+def run_bench(build: Path, prev: Path | None, bench_filter: str, rounds: int) -> tuple[dict, dict, str]:
+    """items_per_second of each benchmark, of this build and `prev`, each a list over runs.
+
+    Wall-clock rates on a shared VM drift by tens of percent from minute to minute.
+    With two CPUs the two builds therefore run at the same time, one on each CPU,
+    and swap CPUs every round: a drift then slows both alike, and the ratio holds.
+    """
+    now: dict[str, list[float]] = {}
+    before: dict[str, list[float]] = {}
+    cpus = sorted(os.sched_getaffinity(0))
+    if prev is None or len(cpus) < 2:
+        for _ in range(rounds):
+            collect(bench_rates(build, bench_filter), now)
+            if prev is not None:
+                collect(bench_rates(prev, bench_filter), before)
+        return now, before, "one after the other"
+    for _ in range(rounds):
+        for a, b in ((cpus[0], cpus[1]), (cpus[1], cpus[0])):
+            this, that = bench_rates(build, bench_filter, a), bench_rates(prev, bench_filter, b)
+            collect(this, now)
+            collect(that, before)
+    return now, before, f"at the same time on CPUs {cpus[0]} and {cpus[1]}, swapped each round"
+
+
+def check_bench(build: Path, prev: Path | None, bench_filter: str, rounds: int) -> None:
+    now, before, how = run_bench(build, prev, bench_filter, rounds)
+    runs = len(next(iter(now.values()), []))
+    print(f"bench    items/s, mean of {runs} runs each ({how}); HddReplay: requests, Readers: device commands")
     print(f"         {'benchmark':<34} {'this tree':>12} {'previous':>12} {'ratio':>6}")
-    for name, rate in now.items():
-        old = before.get(name)
+    for name, rates in now.items():
+        rate = statistics.fmean(rates)
+        old = statistics.fmean(before[name]) if before.get(name) else None
         ratio = f"{rate / old:6.2f}" if old else "     -"
         print(f"         {name:<34} {rate:12,.0f} {old or 0:12,.0f} {ratio}")
 
@@ -139,7 +171,8 @@ def main() -> int:
     p.add_argument("--requests", type=int, default=10_000_000)
     p.add_argument("--rss-limit-mb", type=float, default=100)
     p.add_argument("--runs", type=int, default=1000)
-    p.add_argument("--repetitions", type=int, default=3)
+    p.add_argument("--repetitions", type=int, default=3, help="benchmark rounds (each runs both builds twice)")
+    p.add_argument("--bench-filter", default=BENCH_FILTER, help="the benchmarks to run (a regular expression)")
     p.add_argument("--quick", action="store_true", help="200k requests, 100 runs, no benchmarks (CI)")
     p.add_argument("--skip", action="append", default=[], choices=["replay", "sweep", "bench"])
     a = p.parse_args()
@@ -151,7 +184,7 @@ def main() -> int:
     if "sweep" not in a.skip:
         check_sweep(a.build, a.runs)
     if "bench" not in a.skip:
-        check_bench(a.build, a.prev_build, a.repetitions)
+        check_bench(a.build, a.prev_build, a.bench_filter, a.repetitions)
     return 0 if ok else 1
 
 
