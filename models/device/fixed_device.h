@@ -40,7 +40,7 @@ struct FixedDeviceParams {
 // naming the key, e.g. `fixed: bandwidth: "fast" is not a positive rate ...`.
 FixedDeviceParams ParseFixedDevice(std::string_view text);
 
-class FixedDevice : public Device {
+class FixedDevice final : public Device {
  public:
   FixedDevice(Simulation* sim, std::string name, const FixedDeviceParams& params);
 

@@ -36,7 +36,7 @@ struct HddBreakdown {
 class HddMap;
 class HddCacheState;
 
-class HddDevice : public Device {
+class HddDevice final : public Device {
  public:
   // Throws InputError if `params` is inconsistent.
   HddDevice(Simulation* sim, std::string name, HddParams params, QueuePolicy policy = QueuePolicy::kFifo);

@@ -30,7 +30,7 @@
 
 namespace ziosim {
 
-class SsdDevice : public Device {
+class SsdDevice final : public Device {
  public:
   // Throws InputError if `params` is inconsistent.
   SsdDevice(Simulation* sim, std::string name, SsdParams params);
