@@ -55,6 +55,25 @@ TEST(FixedDeviceTest, RefusesCommandsOffSectorsOrOffTheDevice) {
   EXPECT_EQ(rec.log[0].tag, 2u);
 }
 
+// A command beyond the device's queue depth is refused too, and named as such.
+TEST(FixedDeviceTest, RefusesACommandBeyondTheQueueDepth) {
+  Simulation sim;
+  FixedDevice dev(&sim, "f", ParseFixedDevice("fixed:latency=1ms,bandwidth=100MB/s,capacity=1M,depth=2"));
+  Recorder rec;
+  dev.set_listener(&rec);
+  dev.Submit(DeviceRequest{1, 0, 512, IoOp::kRead});
+  dev.Submit(DeviceRequest{2, 512, 512, IoOp::kRead});
+  std::string error;
+  try {
+    dev.Submit(DeviceRequest{3, 1024, 512, IoOp::kRead});
+  } catch (const std::logic_error& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("f: submit beyond queue depth 2"), std::string::npos) << error;
+  sim.Run();
+  EXPECT_EQ(rec.log.size(), 2u);
+}
+
 TEST(FixedDeviceTest, ParsesEveryKey) {
   const FixedDeviceParams p =
       ParseFixedDevice("fixed:latency=4ms,bandwidth=150MB/s,lanes=2,rotational=yes,capacity=4G,depth=64");
