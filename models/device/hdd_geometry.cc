@@ -467,8 +467,12 @@ HddGeometry::SectorSlot HddGeometry::AngleSlotOnTrack(const PhysicalAddress& a) 
   if (a.cylinder != m.cylinder || a.head != m.head) {
     const ZoneInfo& z = ZoneForCylinder(a.cylinder);
     const bool whole_angles = WholeSectorAngles(z);
-    rotation_memo_ = {a.cylinder,        a.head,          TrackRotation(z, a.cylinder, a.head),
-                      z.sectors_per_track, whole_angles, z.offset_sectors,
+    rotation_memo_ = {a.cylinder,
+                      a.head,
+                      TrackRotation(z, a.cylinder, a.head),
+                      z.sectors_per_track,
+                      whole_angles,
+                      z.offset_sectors,
                       whole_angles ? 0 : SkewFraction(z, a.cylinder, a.head)};
   }
   // The sector's whole position, as SectorPosition finds it: the track's rotation
