@@ -111,7 +111,7 @@ def check_sweep(build: Path, runs: int) -> None:
           f"in {wall:.1f} s on {os.cpu_count()} CPUs: {runs / wall:.1f} runs/s")
 
 
-def bench_rates(build: Path, bench_filter: str, cpu: int | None = None) -> subprocess.Popen:
+def start_bench(build: Path, bench_filter: str, cpu: int | None = None) -> subprocess.Popen:
     """Starts one run of BUILD/ziosim_bench on the benchmarks, pinned to `cpu` if given."""
     pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
     return subprocess.Popen([str(build / "ziosim_bench"), f"--benchmark_filter={bench_filter}",
@@ -140,13 +140,13 @@ def run_bench(build: Path, prev: Path | None, bench_filter: str, rounds: int) ->
     cpus = sorted(os.sched_getaffinity(0))
     if prev is None or len(cpus) < 2:
         for _ in range(rounds):
-            collect(bench_rates(build, bench_filter), now)
+            collect(start_bench(build, bench_filter), now)
             if prev is not None:
-                collect(bench_rates(prev, bench_filter), before)
+                collect(start_bench(prev, bench_filter), before)
         return now, before, "one after the other"
     for _ in range(rounds):
         for a, b in ((cpus[0], cpus[1]), (cpus[1], cpus[0])):
-            this, that = bench_rates(build, bench_filter, a), bench_rates(prev, bench_filter, b)
+            this, that = start_bench(build, bench_filter, a), start_bench(prev, bench_filter, b)
             collect(this, now)
             collect(that, before)
     return now, before, f"at the same time on CPUs {cpus[0]} and {cpus[1]}, swapped each round"
