@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cstdint>
+#include <functional>
+#include <numeric>
 #include <utility>
 
 namespace ziosim {
 namespace {
 
 constexpr int kDigitBits = 11;  // 2,048 counters a digit: the counts stay in the L1/L2 cache
-constexpr int kDigits = (64 + kDigitBits - 1) / kDigitBits;
 constexpr size_t kBuckets = size_t{1} << kDigitBits;
 constexpr uint64_t kSignBit = uint64_t{1} << 63;
 // Below this many values the passes over the counters cost more than std::sort.
@@ -30,30 +30,38 @@ size_t Digit(uint64_t key, int d) { return static_cast<size_t>(key >> (d * kDigi
 
 }  // namespace
 
-std::vector<double> SortedCopy(std::span<const double> values) {
-  const size_t n = values.size();
+void SortKeys(std::vector<uint64_t>& keys) {
+  const size_t n = keys.size();
   if (n < kRadixMin) {
-    std::vector<double> sorted(values.begin(), values.end());
-    std::sort(sorted.begin(), sorted.end());
-    return sorted;
+    std::sort(keys.begin(), keys.end());
+    return;
   }
+  // Digits above the highest bit any key sets are 0 in all of them: no pass.
+  const uint64_t any_bits = std::reduce(keys.begin(), keys.end(), uint64_t{0}, std::bit_or<>());
+  const int digits = (std::bit_width(any_bits) + kDigitBits - 1) / kDigitBits;
   // One pass counts every digit; then one stable scatter a digit, least significant first.
-  std::vector<uint64_t> keys(n), scratch(n);
-  std::vector<std::array<size_t, kBuckets>> counts(kDigits);
-  for (size_t i = 0; i < n; ++i) {
-    keys[i] = Key(values[i]);
-    for (int d = 0; d < kDigits; ++d) ++counts[d][Digit(keys[i], d)];
+  std::vector<std::array<size_t, kBuckets>> counts(static_cast<size_t>(digits));
+  for (const uint64_t key : keys) {
+    for (int d = 0; d < digits; ++d) ++counts[d][Digit(key, d)];
   }
-  for (int d = 0; d < kDigits; ++d) {
+  std::vector<uint64_t> scratch;
+  for (int d = 0; d < digits; ++d) {
     std::array<size_t, kBuckets>& next = counts[d];
     if (next[Digit(keys[0], d)] == n) continue;  // one digit value for all: the pass moves nothing
+    if (scratch.empty()) scratch.resize(n);
     size_t offset = 0;
     for (size_t& c : next) offset += std::exchange(c, offset);
     for (const uint64_t key : keys) scratch[next[Digit(key, d)]++] = key;
     keys.swap(scratch);
   }
-  std::vector<double> sorted(n);
-  for (size_t i = 0; i < n; ++i) sorted[i] = FromKey(keys[i]);
+}
+
+std::vector<double> SortedCopy(std::span<const double> values) {
+  std::vector<uint64_t> keys(values.size());
+  std::ranges::transform(values, keys.begin(), Key);
+  SortKeys(keys);
+  std::vector<double> sorted(keys.size());
+  std::ranges::transform(keys, sorted.begin(), FromKey);
   return sorted;
 }
 

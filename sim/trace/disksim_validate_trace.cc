@@ -83,6 +83,9 @@ bool FixedPointValue(std::string_view t, double& value) {
   return ScanFixedPoint(t, digits, decimals) && FixedPointValue(digits, decimals, value);
 }
 
+// A measured time, as validate records keep it.
+double MicrosToMs(double us) { return us / 1000.0; }
+
 // A gap too long for 64-bit ns (292 years) is a corrupt line, not an overflow.
 bool MicrosFitNs(double us) { return us * kNsPerUs < static_cast<double>(std::numeric_limits<SimTime>::max() / 2); }
 // std::llround(us * 1000) for us >= 0 (the parsers refuse negative times), without
@@ -107,12 +110,17 @@ class LayoutScanner {
 
   bool Parse(ValidateRecord& r) {
     SkipBlanks();
+    uint64_t measured_digits = 0;
+    int measured_decimals = 0;
     double measured_us = 0, gap_us = 0;
     if (!Op(r.op) || !Annotation(r.annotation) || !Count(0, r.lbn) || !Count(1, r.blocks) ||
-        !Micros(measured_us) || !Micros(gap_us) || p_ != end_ || !MicrosFitNs(gap_us)) {
+        !Micros(measured_us, measured_digits, measured_decimals) || !Micros(gap_us) || p_ != end_ ||
+        !MicrosFitNs(gap_us)) {
       return false;
     }
-    r.measured_ms = measured_us / 1000.0;
+    r.measured_ms = MicrosToMs(measured_us);
+    r.measured_digits = measured_digits;
+    r.measured_decimals = measured_decimals;
     r.gap_after_ns = RoundMicrosToNs(gap_us);
     return true;
   }
@@ -156,10 +164,13 @@ class LayoutScanner {
     v = static_cast<int64_t>(digits);
     return v >= min && FieldEnd();
   }
+  bool Micros(double& v, uint64_t& digits, int& decimals) {
+    return ScanFixedPointAt(p_, end_, digits, decimals) && FixedPointValue(digits, decimals, v) && FieldEnd();
+  }
   bool Micros(double& v) {
     uint64_t digits = 0;
     int decimals = 0;
-    return ScanFixedPointAt(p_, end_, digits, decimals) && FixedPointValue(digits, decimals, v) && FieldEnd();
+    return Micros(v, digits, decimals);
   }
 
   const char* p_;
@@ -179,7 +190,15 @@ class LineParser {
     r.annotation = ParseAnnotation(Field(1));
     r.lbn = ParseCount(2, Field(2), /*min=*/0);
     r.blocks = ParseCount(3, Field(3), /*min=*/1);
-    r.measured_ms = ParseMicros(4, Field(4)) / 1000.0;
+    const std::string_view measured = Field(4);
+    r.measured_ms = MicrosToMs(ParseMicros(4, measured));
+    uint64_t digits = 0;
+    int decimals = 0;
+    double us = 0;
+    if (ScanFixedPoint(measured, digits, decimals) && FixedPointValue(digits, decimals, us)) {
+      r.measured_digits = digits;
+      r.measured_decimals = decimals;
+    }
     r.gap_after_ns = MicrosToNs(5, ParseMicros(5, Field(5)));
     RequireEnd();
     return r;
@@ -270,6 +289,12 @@ const char* AnnotationName(ValidateAnnotation a) {
     case ValidateAnnotation::kTrip: return "Trip";
   }
   return "?";
+}
+
+double FixedPointMicrosToMs(uint64_t digits, int decimals) {
+  double us = 0;
+  FixedPointValue(digits, decimals, us);
+  return MicrosToMs(us);
 }
 
 ValidateRecord ParseValidateLine(std::string_view text, const std::string& file, int line_number) {

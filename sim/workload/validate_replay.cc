@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <span>
 #include <stdexcept>
+#include <vector>
 
 #include "sim/core/invariants.h"
 #include "sim/core/status.h"
@@ -83,18 +85,38 @@ class TraceSource final : public RecordSource {
   ValidateRecord record_;  // the one record in memory
 };
 
+// The figures of a replay from the sorted times (sorted once, by radix: std::sort
+// took most of the figures' time on a million requests).
+void SetFigures(ValidateReplayResult& out, std::span<const double> measured_sorted,
+                std::span<const double> simulated_sorted) {
+  out.requests = static_cast<int64_t>(out.simulated_ms.size());
+  out.measured = SummarizeSorted(measured_sorted);
+  out.simulated = SummarizeSorted(simulated_sorted);
+  out.demerit_ms = DemeritMsSorted(measured_sorted, simulated_sorted);
+  // Relative figures are undefined for a trace whose measured times are all zero.
+  const double base = out.measured.mean_ms > 0 ? out.measured.mean_ms : std::numeric_limits<double>::quiet_NaN();
+  out.mean_error_pct = 100.0 * (out.simulated.mean_ms - out.measured.mean_ms) / base;
+  out.demerit_pct = 100.0 * out.demerit_ms / base;
+}
+
 // Issues one request at a time and records each completion. Allocates nothing
 // per request (the result vectors grow geometrically when not reserved).
 class ReplayDriver final : public EventHandler, public DeviceListener {
  public:
+  // `expected_requests` (0 if unknown) reserves the vectors, so that a replay
+  // of records in memory never grows them.
   ReplayDriver(Device& dev, Simulation& sim, RecordSource& source, const ValidateRequestCallback& on_request,
-               ValidateReplayResult& out)
+               ValidateReplayResult& out, size_t expected_requests)
       : dev_(dev),
         sim_(sim),
         hdd_(dynamic_cast<const HddDevice*>(&dev)),
         source_(source),
         on_request_(on_request),
-        out_(out) {}
+        out_(out) {
+    out_.measured_ms.reserve(expected_requests);
+    measured_keys_.reserve(expected_requests);
+    simulated_ns_.reserve(expected_requests);
+  }
 
   // Schedules the first request; false if the source has none.
   bool Start() {
@@ -105,6 +127,21 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
   }
   int64_t issued() const { return issued_; }
   int64_t completed() const { return completed_; }
+
+  // Fills in the simulated times (in trace order, for the callers that pair
+  // requests) and the figures from the completions.
+  void Summarize() {
+    out_.simulated_ms.resize(simulated_ns_.size());
+    std::ranges::transform(simulated_ns_, out_.simulated_ms.begin(), NsKeyToMs);
+    // Sorted as integers, which sort as their times do: ns, and the trace's
+    // fixed-point digits when every time has as many decimals (else as doubles).
+    const std::vector<double> simulated_sorted = SortedTimes(simulated_ns_, NsKeyToMs);
+    const std::vector<double> measured_sorted =
+        measured_decimals_ >= 0
+            ? SortedTimes(measured_keys_, [d = measured_decimals_](uint64_t k) { return FixedPointMicrosToMs(k, d); })
+            : SortedCopy(out_.measured_ms);
+    SetFigures(out_, measured_sorted, simulated_sorted);
+  }
 
   void OnEvent(uint32_t /*kind*/, uint64_t index) override {
     issued_ns_ = sim_.now();
@@ -121,13 +158,14 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
     }
     const SimTime simulated_ns = done - issued_ns_;
     out_.measured_ms.push_back(current_->measured_ms);
-    out_.simulated_ms.push_back(NsToMs(simulated_ns));
+    KeepMeasuredKey(*current_);
+    simulated_ns_.push_back(static_cast<uint64_t>(simulated_ns));
     ++(current_->op == IoOp::kWrite ? out_.writes : out_.reads);
     out_.end_ns = done;
     if (on_request_) {
       // The breakdown is the device's view of the command that just completed:
       // it must be read now, before the next command overwrites it.
-      on_request_(ValidateRequestResult{index, current_, issued_ns_, simulated_ns, out_.simulated_ms.back(),
+      on_request_(ValidateRequestResult{index, current_, issued_ns_, simulated_ns, NsToMs(simulated_ns),
                                         hdd_ != nullptr ? &hdd_->last_breakdown() : nullptr});
     }
     ++completed_;
@@ -139,6 +177,39 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
  private:
   static constexpr uint32_t kIssue = 0;
 
+  static double NsKeyToMs(uint64_t ns) { return NsToMs(static_cast<SimTime>(ns)); }
+
+  // `keys` sorted, as the times `time_of` gives for them (in the same order:
+  // time_of must not decrease). Sorted keys repeat in runs: one conversion a run.
+  template <typename TimeOf>
+  static std::vector<double> SortedTimes(std::vector<uint64_t>& keys, TimeOf time_of) {
+    SortKeys(keys);
+    std::vector<double> times;
+    times.reserve(keys.size());
+    uint64_t last_key = 0;
+    double last_time = time_of(last_key);
+    for (const uint64_t k : keys) {
+      if (k != last_key) last_time = time_of(last_key = k);
+      times.push_back(last_time);
+    }
+    return times;
+  }
+
+  // Keeps r's measured time as its fixed-point digits while every record so far
+  // had them with the same number of decimals; forgets them at the first that
+  // does not.
+  void KeepMeasuredKey(const ValidateRecord& r) {
+    if (r.measured_decimals == measured_decimals_) {  // never for a record without digits (-1)
+      measured_keys_.push_back(r.measured_digits);
+    } else if (measured_decimals_ == kNoRecordYet && r.measured_decimals >= 0) {
+      measured_decimals_ = r.measured_decimals;
+      measured_keys_.push_back(r.measured_digits);
+    } else if (measured_decimals_ != kNoKeys) {
+      std::vector<uint64_t>().swap(measured_keys_);
+      measured_decimals_ = kNoKeys;
+    }
+  }
+
   Device& dev_;
   Simulation& sim_;
   const HddDevice* hdd_;  // set when per-request breakdowns are available
@@ -149,6 +220,11 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
   SimTime issued_ns_ = 0;
   int64_t issued_ = 0;
   int64_t completed_ = 0;
+  std::vector<uint64_t> simulated_ns_;  // in trace order until Summarize sorts them
+  // The measured times' digits, while they all have measured_decimals_ decimals.
+  static constexpr int kNoRecordYet = -2, kNoKeys = -3;
+  std::vector<uint64_t> measured_keys_;
+  int measured_decimals_ = kNoRecordYet;
 };
 
 // Clears the device's listener however the replay ends, so that it never
@@ -164,32 +240,13 @@ class ListenerScope {
   Device& dev_;
 };
 
-// The result vectors stay in trace order for the callers that pair requests;
-// the figures come from one sorted copy of each, sorted once (a radix sort:
-// std::sort took most of the figures' time on a million requests).
-void Summarize(ValidateReplayResult& out) {
-  out.requests = static_cast<int64_t>(out.simulated_ms.size());
-  const std::vector<double> measured_sorted = SortedCopy(out.measured_ms);
-  const std::vector<double> simulated_sorted = SortedCopy(out.simulated_ms);
-  out.measured = SummarizeSorted(measured_sorted);
-  out.simulated = SummarizeSorted(simulated_sorted);
-  out.demerit_ms = DemeritMsSorted(measured_sorted, simulated_sorted);
-  // Relative figures are undefined for a trace whose measured times are all zero.
-  const double base = out.measured.mean_ms > 0 ? out.measured.mean_ms : std::numeric_limits<double>::quiet_NaN();
-  out.mean_error_pct = 100.0 * (out.simulated.mean_ms - out.measured.mean_ms) / base;
-  out.demerit_pct = 100.0 * out.demerit_ms / base;
-}
-
 // Replays every request of `source` on `dev`, which must be idle; an empty
-// source gives an empty result. `expected_requests` (0 if unknown) reserves
-// the result vectors, so that a replay of records in memory never grows them.
+// source gives an empty result. `expected_requests`: as ReplayDriver's.
 ValidateReplayResult Replay(Device& dev, Simulation& sim, RecordSource& source,
                             const ValidateRequestCallback& on_request, size_t expected_requests) {
   if (dev.in_device() != 0) throw std::logic_error("internal error: validate replay needs an idle device");
   ValidateReplayResult out;
-  out.measured_ms.reserve(expected_requests);
-  out.simulated_ms.reserve(expected_requests);
-  ReplayDriver driver(dev, sim, source, on_request, out);
+  ReplayDriver driver(dev, sim, source, on_request, out, expected_requests);
   {
     ListenerScope scope(dev, &driver);
     const auto wall_start = std::chrono::steady_clock::now();
@@ -199,7 +256,7 @@ ValidateReplayResult Replay(Device& dev, Simulation& sim, RecordSource& source,
   }
   CheckCompletedOnce("validate replay: " + dev.name() + ": trace requests", driver.issued(), driver.completed());
   CheckDeviceAccounting(dev, sim.now());
-  Summarize(out);
+  driver.Summarize();
   return out;
 }
 

@@ -54,5 +54,21 @@ TEST(RadixSortTest, AllEqualValuesSkipEveryPass) {
   ExpectSortedLikeStdSort(std::vector<double>(5000, 2.5));
 }
 
+// Integer keys sort over the digits their largest uses: every width from none
+// (all zero) to 64 bits, on both sides of the digits' 11-bit boundaries.
+TEST(RadixSortTest, SortsKeysOfEveryWidthLikeStdSort) {
+  std::mt19937_64 rng(7);
+  for (int bits = 0; bits <= 64; ++bits) {
+    for (size_t n : {0, 1, 1023, 1024, 4096}) {
+      std::vector<uint64_t> keys(n);
+      for (uint64_t& k : keys) k = bits == 0 ? 0 : rng() >> (64 - bits);
+      std::vector<uint64_t> expected = keys;
+      std::sort(expected.begin(), expected.end());
+      SortKeys(keys);
+      EXPECT_EQ(keys, expected) << bits << " bits, " << n << " keys";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ziosim

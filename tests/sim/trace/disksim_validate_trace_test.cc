@@ -170,10 +170,31 @@ TEST(DisksimValidateTraceTest, TimesAreTheValuesFromCharsGives) {
                               "123456789.0005"}) {
     double want = 0;
     std::from_chars(t.data(), t.data() + t.size(), want);
-    EXPECT_EQ(ParseValidateLine("R Hit 0 1 " + t + " 0", "t", 1).measured_ms, want / 1000.0) << t;
+    const ValidateRecord r = ParseValidateLine("R Hit 0 1 " + t + " 0", "t", 1);
+    EXPECT_EQ(r.measured_ms, want / 1000.0) << t;
+    // The digits, where the text has them, give the same time.
+    if (r.measured_decimals >= 0) {
+      EXPECT_EQ(FixedPointMicrosToMs(r.measured_digits, r.measured_decimals), r.measured_ms) << t;
+    }
     if (want < 1e12) {  // gaps beyond 292 years of ns are an error, not a value
       EXPECT_EQ(ParseValidateLine("R Hit 0 1 0 " + t, "t", 1).gap_after_ns, std::llround(want * 1000)) << t;
     }
+  }
+}
+
+// The measured time's text in fixed point, from either parser (the one-pass
+// scanner, and the general one for a line it leaves, here for its gap's exponent).
+TEST(DisksimValidateTraceTest, KeepsTheMeasuredTimesDigits) {
+  for (const std::string gap : {"0", "1e3"}) {
+    const ValidateRecord r = ParseValidateLine("R Hit 0 1 0012434.375000 " + gap, "t", 1);
+    EXPECT_EQ(r.measured_digits, 12434375000u) << gap;
+    EXPECT_EQ(r.measured_decimals, 6) << gap;
+    EXPECT_EQ(ParseValidateLine("R Hit 0 1 15362 " + gap, "t", 1).measured_decimals, 0) << gap;
+  }
+  // No fixed-point text, or more digits than a double holds exactly: no digits.
+  for (const std::string t : {"1.5e3", "15E-1", "9007199254740993", "5.", ".5"}) {
+    const ValidateRecord r = ParseValidateLine("R Hit 0 1 " + t + " 0", "t", 1);
+    EXPECT_EQ(r.measured_decimals, -1) << t;
   }
 }
 

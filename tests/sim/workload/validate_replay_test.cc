@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -132,6 +134,44 @@ TEST(ValidateReplayTest, SameInputGivesIdenticalResults) {
   EXPECT_EQ(ra.simulated_ms, rb.simulated_ms);
   EXPECT_EQ(ra.demerit_ms, rb.demerit_ms);
   EXPECT_EQ(ra.end_ns, rb.end_ns);
+}
+
+// The figures sort the measured times by their digits when every record has
+// them with as many decimals, and as doubles otherwise: the same figures, bit
+// for bit, whichever way (here from parsed lines, many sharing a time).
+TEST(ValidateReplayTest, FiguresAreTheSameWhetherTimesSortByDigitsOrAsDoubles) {
+  std::mt19937_64 rng(3);
+  std::vector<ValidateRecord> by_digits, as_doubles, mixed;
+  for (int i = 1; i <= 5000; ++i) {
+    const std::string us = std::to_string(rng() % 40000) + "." + std::to_string(rng() % 1000 + 1000).substr(1);
+    ValidateRecord r = ParseValidateLine("R Hit " + std::to_string(i % 2000) + " 1 " + us + " 10", "t", i);
+    ASSERT_EQ(r.measured_decimals, 3);
+    by_digits.push_back(r);
+    r.measured_decimals = -1;
+    as_doubles.push_back(r);
+    // One record in the middle written with another number of decimals.
+    mixed.push_back(i == 2500 ? ParseValidateLine("R Hit 0 1 " + us + "0 10", "t", i) : by_digits.back());
+  }
+  const auto replay = [](const std::vector<ValidateRecord>& records) {
+    Simulation sim;
+    ConstantDevice dev(&sim, kServiceNs, kCapacityBytes);
+    return ReplayValidateRecords(dev, sim, records);
+  };
+  const ValidateReplayResult want = replay(as_doubles);
+  for (const auto* records : {&by_digits, &mixed}) {
+    const ValidateReplayResult r = replay(*records);
+    EXPECT_EQ(r.measured_ms, want.measured_ms);
+    EXPECT_EQ(r.measured.mean_ms, want.measured.mean_ms);
+    EXPECT_EQ(r.measured.p50_ms, want.measured.p50_ms);
+    EXPECT_EQ(r.measured.p90_ms, want.measured.p90_ms);
+    EXPECT_EQ(r.measured.p99_ms, want.measured.p99_ms);
+    EXPECT_EQ(r.demerit_ms, want.demerit_ms);
+  }
+  // And as std::sort orders them.
+  std::vector<double> sorted = want.measured_ms;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(want.measured.p50_ms, Quantile(sorted, 0.5));
+  EXPECT_EQ(want.demerit_ms, DemeritMs(want.measured_ms, want.simulated_ms));
 }
 
 TEST(ValidateReplayTest, RequestBeyondCapacityNamesTheTraceLine) {
