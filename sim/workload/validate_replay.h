@@ -77,7 +77,8 @@ nlohmann::ordered_json ValidateSummaryJson(const ValidateReplayResult& r, const 
                                            size_t spec_keys_ignored);
 
 // ReplayValidateRecords on `trace` read as it replays: memory holds one record
-// (and the two result vectors), not the trace. A malformed line or a record
+// (and the two result vectors and the figures' sort keys, 32 bytes a request),
+// not the trace. A malformed line or a record
 // beyond `dev` throws InputError when the replay reaches it; an empty trace
 // throws once the replay finds it empty.
 ValidateReplayResult ReplayValidate(Device& dev, Simulation& sim, DisksimValidateTrace& trace,
