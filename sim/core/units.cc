@@ -125,9 +125,6 @@ int64_t ParseSize(std::string_view text, std::string_view field, SizeGrammar gra
   if (pos + 1 < text.size() && text[pos] == ' ') ++pos;
   const int64_t multiplier = UnitMultiplier(text.substr(pos), grammar);
   if (multiplier == 0) Fail(field, text, kNotASize);
-  Int128 scale = multiplier;
-  for (int i = 0; i < exponent; ++i) scale *= 10;
-
   const std::string_view int_digits = StripLeadingZeros(whole);
   const std::string_view frac_digits = StripTrailingZeros(fraction);
   if (int_digits.size() > kMaxIntegerDigits) Fail(field, text, "is too large (more than 2^63-1 bytes)");
@@ -136,13 +133,17 @@ int64_t ParseSize(std::string_view text, std::string_view field, SizeGrammar gra
     Fail(field, text, "is too large (more than 2^63-1 bytes)");
   }
 
+  // value = digits * multiplier * 10^(exponent - fraction digits). The exponent
+  // cancels the fraction's digits before anything is multiplied: 25 digits
+  // times 10^18 would pass 2^127, and the checks above bound what is left.
   Int128 digits = 0;
-  Int128 divisor = 1;
   for (char c : int_digits) digits = digits * 10 + (c - '0');
-  for (char c : frac_digits) {
-    digits = digits * 10 + (c - '0');
-    divisor *= 10;
-  }
+  for (char c : frac_digits) digits = digits * 10 + (c - '0');
+  const int shift = exponent - static_cast<int>(frac_digits.size());
+  Int128 scale = multiplier;
+  Int128 divisor = 1;
+  for (int i = 0; i < shift; ++i) scale *= 10;
+  for (int i = 0; i < -shift; ++i) divisor *= 10;
   const Int128 scaled = digits * scale;
   if (scaled % divisor != 0) Fail(field, text, "is not a whole number of bytes");
   const Int128 bytes = scaled / divisor;

@@ -42,6 +42,10 @@ TEST(ParseSizeTest, AcceptsPlainNumbersAndBinarySuffixes) {
       {"2T", int64_t{2} << 40},
       {"8388607T", int64_t{8388607} << 40},
       {"9223372036854775807", INT64_MAX},
+      // Fraction digits and an exponent together (the exponent cancels them first).
+      {"8.811000430648648668E18", 8811000430648648668},
+      {"0.000000000000000001e18", 1},
+      {"922337203685477580.7e1", INT64_MAX},
   };
   for (const Good& c : cases) {
     EXPECT_EQ(ParseSize(c.text, "--bs"), c.bytes) << c.text;
@@ -87,6 +91,10 @@ TEST(ParseSizeTest, RejectsWithTheFieldAndTheText) {
       {"9223372036854775808", "--bs: \"9223372036854775808\" is too large"},
       {"99999999999999999999999", "--bs: \"99999999999999999999999\" is too large"},
       {"1.00000000000000000000000000001", "has too many decimal places"},
+      // Found by the units fuzzer: 23 digits times 10^18 passed 2^127.
+      {"8.8110004306486486686538E18", "is not a whole number of bytes"},
+      {"9.2233720368547758075E18", "is not a whole number of bytes"},
+      {"9.22337203685477581E18", "is too large"},
   };
   for (const Bad& c : cases) {
     try {
