@@ -38,7 +38,7 @@ TEST(ReplayCliTest, JsonHasTheDocumentedKeys) {
   }
   EXPECT_EQ(r["requests"], 3);
   EXPECT_EQ(r["skipped"], 0);
-  EXPECT_NEAR(r["measured_mean_ms"].get<double>(), (0.2800 + 0.2617 + 4.3438) / 3, 1e-12);
+  EXPECT_NEAR(r["measured_mean_ms"].get<double>(), (0.2900 + 0.2717 + 4.3538) / 3, 1e-12);
   EXPECT_GT(r["sim_mean_ms"].get<double>(), 0);
   EXPECT_GT(r["demerit_ms"].get<double>(), 0);
 }
@@ -204,7 +204,7 @@ TEST(ReplayCliTest, DeviceAndPerDevice) {
   EXPECT_EQ(j["devices"][0]["device"], "0");
   EXPECT_EQ(j["devices"][0]["requests"], 2);
   EXPECT_EQ(j["devices"][1]["device"], "1");
-  EXPECT_NEAR(j["devices"][1]["measured_mean_ms"].get<double>(), 4.3438, 1e-12);
+  EXPECT_NEAR(j["devices"][1]["measured_mean_ms"].get<double>(), 4.3538, 1e-12);
   run = RunCli("replay " + trace + " --target wd-re4-1tb --device 1 --json");
   ASSERT_EQ(run.status, 0) << run.err;
   j = nlohmann::json::parse(run.out)["runs"][0];

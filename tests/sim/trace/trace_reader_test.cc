@@ -125,8 +125,8 @@ TEST(TraceReaderTest, DisksimAscii) {
 TEST(TraceReaderTest, BlkparsePairsDWithCAndKeepsIssueOrder) {
   auto reader = OpenTrace(Fixture("blkparse.txt"));
   EXPECT_EQ(reader->format(), TraceFormat::kBlkparse);
-  ExpectRecords(ReadAll(*reader), {{31'865, R, 1000 * 512, 8 * 512, 656'835 - 31'865, 3},
-                                   {118'208, W, 5000 * 512, 16 * 512, 356'669 - 118'208, 4},
+  ExpectRecords(ReadAll(*reader), {{30'000, R, 1000 * 512, 8 * 512, 650'000 - 30'000, 3},
+                                   {120'000, W, 5000 * 512, 16 * 512, 350'000 - 120'000, 4},
                                    {2'000'000, R, 2000 * 512, 256 * 512, 2'000'000, 10},
                                    {3'000'000, R, 3000 * 512, 8 * 512, -1, 12}});
   EXPECT_EQ(reader->stats().records, 4);
@@ -162,56 +162,56 @@ TEST(TraceReaderTest, FioIologVersion2UsesWaitsForTime) {
 }
 
 TEST(TraceReaderTest, FioIologVersion3TimesAreMicroseconds) {
-  ExpectRecords(ReadAll(Fixture("fio_v3.iolog")), {{1'579'000, R, 892907520, 4096, -1, 4},
-                                                   {2'526'000, R, 242401280, 4096, -1, 5},
-                                                   {2'617'000, R, 564461568, 4096, -1, 6},
-                                                   {2'642'000, R, 868188160, 4096, -1, 7},
-                                                   {3'229'000, W, 146264064, 8192, -1, 8}});
+  ExpectRecords(ReadAll(Fixture("fio_v3.iolog")), {{1'700'000, R, 892911616, 4096, -1, 4},
+                                                   {2'500'000, R, 242405376, 4096, -1, 5},
+                                                   {2'600'000, R, 564465664, 4096, -1, 6},
+                                                   {2'700'000, R, 868192256, 4096, -1, 7},
+                                                   {3'300'000, W, 146268160, 8192, -1, 8}});
 }
 
 TEST(TraceReaderTest, FioLatLogIsSortedBackIntoArrivalOrder) {
   auto reader = OpenTrace(Fixture("fio_lat.1.log"));
   EXPECT_EQ(reader->format(), TraceFormat::kFioLatLog);
   ExpectRecords(ReadAll(*reader), {{50'000, W, 4096, 8192, 1'950'000, 3},
-                                   {79'906, R, 892907520, 4096, 920'094, 1},
-                                   {319'302, R, 242401280, 4096, 680'698, 2},
-                                   {1'752'498, R, 146264064, 4096, 247'502, 4}});
+                                   {90'000, R, 892911616, 4096, 910'000, 1},
+                                   {300'000, R, 242405376, 4096, 700'000, 2},
+                                   {1'750'000, R, 146268160, 4096, 250'000, 4}});
   EXPECT_EQ(reader->stats().ignored, 1);  // the trim
 }
 
 TEST(TraceReaderTest, Msr) {
   auto reader = OpenTrace(Fixture("msr.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kMsr);
-  ExpectRecords(ReadAll(*reader), {{0, W, 9056010240, 2048, 280'000, 1},
-                                   {21'500, R, 11855351808, 512, 261'700, 2},
-                                   {593'685'700, R, 3163095040, 40960, 4'343'800, 3}});
+  ExpectRecords(ReadAll(*reader), {{0, W, 9056010240, 2048, 290'000, 1},
+                                   {21'500, R, 11855355904, 512, 271'700, 2},
+                                   {593'685'700, R, 3163103232, 40960, 4'353'800, 3}});
 }
 
 TEST(TraceReaderTest, Spc) {
   auto reader = OpenTrace(Fixture("spc.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kSpc);
-  ExpectRecords(ReadAll(*reader), {{551'706'000, W, 20941264LL * 512, 8192, -1, 1},
-                                   {554'041'000, W, 20939840LL * 512, 8192, -1, 2},
-                                   {556'211'000, R, 3436288LL * 512, 15872, -1, 3}});
+  ExpectRecords(ReadAll(*reader), {{600'000'000, W, 20000000LL * 512, 8192, -1, 1},
+                                   {602'500'000, W, 20001000LL * 512, 8192, -1, 2},
+                                   {605'000'000, R, 3500000LL * 512, 15872, -1, 3}});
 }
 
 TEST(TraceReaderTest, FtraceCsv) {
   auto reader = OpenTrace(Fixture("ftrace_block.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kFtraceCsv);
-  ExpectRecords(ReadAll(*reader), {{446'049'921'000, R, 34837936LL * 512, 4096, 288'000, 2},
-                                   {446'051'649'000, R, 34870056LL * 512, 4096, 100'000, 3},
-                                   {446'056'585'000, R, 22422184LL * 512, 8192, 120'000, 4},
-                                   {446'372'950'000, R, 37357056LL * 512, 4096, 264'000, 5},
-                                   {446'500'000'000, W, 100 * 512, 4096, 1'000'000, 7}});
+  ExpectRecords(ReadAll(*reader), {{512'100'000'000, R, 34840000LL * 512, 4096, 300'000, 2},
+                                   {512'102'000'000, R, 34870120LL * 512, 4096, 100'000, 3},
+                                   {512'107'000'000, R, 22422200LL * 512, 8192, 125'000, 4},
+                                   {512'420'000'000, R, 37357120LL * 512, 4096, 250'000, 5},
+                                   {512'500'000'000, W, 100 * 512, 4096, 1'000'000, 7}});
   EXPECT_EQ(reader->stats().ignored, 1);  // the flush
 }
 
 TEST(TraceReaderTest, CloudPhysics) {
   auto reader = OpenTrace(Fixture("cloudphysics.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kCloudPhysics);
-  ExpectRecords(ReadAll(*reader), {{5'633'898'000'000'000, W, 42932700LL * 512, 512, -1, 2},
-                                   {5'633'898'000'000'000, R, 42932746LL * 512, 4096, -1, 3},
-                                   {5'633'900'000'000'000, R, 100 * 512, 8192, -1, 5}});
+  ExpectRecords(ReadAll(*reader), {{7'200'000'000'000'000, W, 51200000LL * 512, 512, -1, 2},
+                                   {7'200'000'000'000'000, R, 51200064LL * 512, 4096, -1, 3},
+                                   {7'200'002'000'000'000, R, 100 * 512, 8192, -1, 5}});
   EXPECT_EQ(reader->stats().ignored, 1);  // SYNCHRONIZE CACHE
 }
 
@@ -289,9 +289,9 @@ TEST(TraceDetectTest, EveryFixtureIsRecognised) {
 }
 
 TEST(TraceDetectTest, HeaderlessVariantsAndLeadingBlankLines) {
-  TempFile ftrace("f.csv", "\n\n446.049921,446.050209,RA,34837936,8,288.0\n");
+  TempFile ftrace("f.csv", "\n\n512.100000,512.100300,RA,34840000,8,300.0\n");
   EXPECT_EQ(DetectTraceFormat(ftrace.path()), TraceFormat::kFtraceCsv);
-  TempFile cp("c.csv", "1,5633898,28,4096,42932746\n");
+  TempFile cp("c.csv", "1,7200000,28,4096,51200064\n");
   EXPECT_EQ(DetectTraceFormat(cp.path()), TraceFormat::kCloudPhysics);
   TempFile lat("l.log", "5, 100, 1, 4096\n");  // no offset column: still a latency log
   EXPECT_EQ(DetectTraceFormat(lat.path()), TraceFormat::kFioLatLog);
