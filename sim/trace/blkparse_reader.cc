@@ -1,7 +1,7 @@
 // blkparse's default text output (blkparse -i TRACE, format "%D %2c %8s %5T.%9t
 // %5p %2a %3d ..."):
 //
-//   8,16   5        6     0.000031865 18615  D   R 1444645666 + 256 [java]
+//   8,16   5        3     0.000030000  4242  D   R 1000 + 8 [dd]
 //   dev  cpu  sequence   time (s)      pid action rwbs sector + nsectors [process]
 //
 // A request is replayed from its D event (issued to the device) and measured by
@@ -83,8 +83,8 @@ class BlkparseReader final : public LineTraceReader {
     Accept(e, fields);
   }
 
-  // The line as blkparse prints it ("  8,16   5  6  0.000031865 18615  D   R
-  // 1444645666 + 256 [java]"), in one pass. False on any other spelling.
+  // The line as blkparse prints it ("  8,16   5  3  0.000030000  4242  D   R
+  // 1000 + 8 [dd]"), in one pass. False on any other spelling.
   bool Scan(std::string_view text, const FieldParser& fields, Event& e) const {
     LineScanner s(text);
     int64_t major = 0, minor = 0, number = 0;

@@ -2,7 +2,7 @@
 // converted from a VMware vscsi trace; Waldspurger et al., FAST 2015):
 //
 //   version,time,op,size,lbn
-//   1,5633898,2a,512,42932745
+//   1,7200000,2a,512,51200000
 //
 // version is the vscsi record version, time the seconds of the trace clock
 // (whole seconds in the shipped sample, so requests come in one-second bursts

@@ -3,7 +3,7 @@
 // (ftrace_block_DC.csv.gz):
 //
 //   issue_s,complete_s,rwbs,sector,nsectors,latency_us
-//   446.049921,446.050209,RA,34837936,8,288.0
+//   512.100000,512.100300,RA,34840000,8,300.0
 //
 // issue_s and complete_s are trace-clock seconds, rwbs the kernel's request
 // type (R, RS, RA, W, WS, FWS, D, N, ...), sector and nsectors 512-byte units,

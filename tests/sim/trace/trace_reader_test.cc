@@ -271,7 +271,7 @@ TEST(TraceDeviceTest, DeviceNumbersParseAndPrint) {
 
 TEST(TraceReaderTest, ReadsGzipAndBlankLines) {
   const TempFile f("msr.csv.gz", "");
-  WriteGzip(f.path(), "\n128166385295514663,hm,0,Read,4096,4096,10\n\n");
+  WriteGzip(f.path(), "\n130000000000000000,lab,0,Read,4096,4096,10\n\n");
   ExpectRecords(ReadAll(f.path()), {{0, R, 4096, 4096, 1000, 2}});
 }
 
