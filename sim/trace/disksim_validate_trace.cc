@@ -190,15 +190,7 @@ class LineParser {
     r.annotation = ParseAnnotation(Field(1));
     r.lbn = ParseCount(2, Field(2), /*min=*/0);
     r.blocks = ParseCount(3, Field(3), /*min=*/1);
-    const std::string_view measured = Field(4);
-    r.measured_ms = MicrosToMs(ParseMicros(4, measured));
-    uint64_t digits = 0;
-    int decimals = 0;
-    double us = 0;
-    if (ScanFixedPoint(measured, digits, decimals) && FixedPointValue(digits, decimals, us)) {
-      r.measured_digits = digits;
-      r.measured_decimals = decimals;
-    }
+    ParseMeasured(Field(4), r);
     r.gap_after_ns = MicrosToNs(5, ParseMicros(5, Field(5)));
     RequireEnd();
     return r;
@@ -267,6 +259,20 @@ class LineParser {
     }
     if (v < 0) Fail(field, "must not be negative, got " + std::string(t));
     return v;
+  }
+
+  // The measured time, with its digits when the text is in fixed point.
+  void ParseMeasured(std::string_view t, ValidateRecord& r) const {
+    uint64_t digits = 0;
+    int decimals = 0;
+    double us = 0;
+    if (ScanFixedPoint(t, digits, decimals) && FixedPointValue(digits, decimals, us)) {
+      r.measured_digits = digits;
+      r.measured_decimals = decimals;
+    } else {
+      us = ParseMicros(4, t);
+    }
+    r.measured_ms = MicrosToMs(us);
   }
 
   SimTime MicrosToNs(int field, double us) const {
