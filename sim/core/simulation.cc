@@ -24,31 +24,39 @@ void Simulation::Schedule(SimTime at, EventHandler* target, uint32_t kind, uint6
   heap_[i] = ev;
 }
 
-void Simulation::SiftDown(size_t i, const Event& ev) {
-  const size_t n = heap_.size();
+void Simulation::SiftDownLast() {
+  const size_t n = heap_.size() - 1;  // the heap without its last event
+  const Event& last = heap_[n];
+  size_t i = 0;
   for (;;) {
     const size_t first = i * kArity + 1;
     if (first >= n) break;
     size_t best = first;
     const size_t end = std::min(first + kArity, n);
     for (size_t c = first + 1; c < end; ++c) best = Earlier(heap_[c], heap_[best]) ? c : best;
-    if (!Earlier(heap_[best], ev)) break;
+    if (!Earlier(heap_[best], last)) break;
     heap_[i] = heap_[best];
     i = best;
   }
-  heap_[i] = ev;
+  if (n > 0) heap_[i] = last;  // else the last event is the one removed
+  heap_.pop_back();
 }
 
 bool Simulation::Step() {
   if (heap_.empty()) return false;
-  const Event ev = heap_.front();
-  const Event last = heap_.back();
-  heap_.pop_back();
-  if (!heap_.empty()) SiftDown(0, last);
-  min_step_ns_ = std::min(min_step_ns_, ev.at - now_);
-  now_ = ev.at;
+  // The event is read field by field, as Schedule wrote it: most events were
+  // scheduled a moment ago, and a wider load spanning several of those stores
+  // cannot be forwarded from them, so it would wait for them to reach the cache.
+  const Event& front = heap_.front();
+  const SimTime at = front.at;
+  EventHandler* const target = front.target;
+  const uint32_t kind = front.kind;
+  const uint64_t arg = front.arg;
+  SiftDownLast();
+  min_step_ns_ = std::min(min_step_ns_, at - now_);
+  now_ = at;
   ++processed_;
-  ev.target->OnEvent(ev.kind, ev.arg);
+  target->OnEvent(kind, arg);
   return true;
 }
 

@@ -70,8 +70,9 @@ class Simulation {
   static bool Earlier(const Event& a, const Event& b) {
     return (a.at < b.at) | ((a.at == b.at) & (a.seq < b.seq));
   }
-  // Puts `ev` at the hole `i` or below, moving earlier children up.
-  void SiftDown(size_t i, const Event& ev);
+  // Removes the earliest event: the last one fills its place at the root and
+  // sinks below every earlier child. REQUIRES: !empty().
+  void SiftDownLast();
 
   // A 4-ary min-heap on (at, seq): half the depth of a binary heap, the four
   // children of a node side by side in memory, and holes filled by moves, not
