@@ -49,15 +49,15 @@ class ArrivalQueue {
   bool empty() const { return order_.empty(); }
   // The i-th command in arrival order.
   Command& operator[](size_t i) { return slots_[order_[i]]; }
-  void push_back(const Command& c) {
+  // Adds a command at the end and returns its slot, to be filled in place.
+  Command& Append() {
     if (free_.empty()) {
       order_.push_back(static_cast<uint32_t>(slots_.size()));
-      slots_.push_back(c);
-      return;
+      return slots_.emplace_back();
     }
     order_.push_back(free_.back());
     free_.pop_back();
-    slots_[order_.back()] = c;
+    return slots_[order_.back()];
   }
   // Removes the i-th command and returns it.
   Command Take(size_t i) {
@@ -122,13 +122,20 @@ class HddDevice::Impl {
     int seg = -1;
     uint64_t seg_version = HddSegmentCache::kNever;
   };
-  // A command arriving at `t`, ready for its service (and with `sptf`, for EstimateAccessPs).
-  Pending Arrive(const DeviceRequest& req, SimTime t, bool sptf) const {
-    const PhysicalAddress first = geo_.Map(req.offset_bytes / 512);
-    return Pending{req, t, first, sptf ? mech_.SectorStartPs(first) : 0};
+  // Makes `p` the command `req` arriving at `t`, ready for its service (and with
+  // `sptf`, for EstimateAccessPs). Filled in place, where it will be served or
+  // wait: a command built elsewhere and copied there at once would be read with
+  // wide loads right after the narrow stores that built it, which stalls.
+  void Arrive(const DeviceRequest& req, SimTime t, bool sptf, Pending& p) const {
+    p.req = req;
+    p.submitted = t;
+    p.first = geo_.Map(req.offset_bytes / 512);
+    p.first_start_ps = sptf ? mech_.SectorStartPs(p.first) : 0;
+    p.seg = -1;
+    p.seg_version = HddSegmentCache::kNever;
   }
-  // Serves `cmd` now and schedules its completion. REQUIRES: the drive is idle.
-  void Start(const Pending& cmd);
+  // Serves current_ now and schedules its completion. REQUIRES: the drive is idle.
+  void Start();
   ArrivalQueue<Pending> queue_;
   bool busy_ = false;
   Pending current_{};
@@ -719,14 +726,15 @@ void HddDevice::Submit(const DeviceRequest& req) {
   CheckRequest(req);
   ++in_device_;
   stats_.OnEnter(sim_->now(), in_device_);
-  const Impl::Pending cmd = impl_->Arrive(req, sim_->now(), policy_ == QueuePolicy::kSptf);
+  const bool sptf = policy_ == QueuePolicy::kSptf;
   // An idle drive with nothing waiting starts the command at once; otherwise it
   // waits its turn (a listener may submit while older commands wait).
   if (!impl_->busy_ && impl_->queue_.empty()) {
-    impl_->Start(cmd);
+    impl_->Arrive(req, sim_->now(), sptf, impl_->current_);
+    impl_->Start();
     return;
   }
-  impl_->queue_.push_back(cmd);
+  impl_->Arrive(req, sim_->now(), sptf, impl_->queue_.Append());
   if (!impl_->busy_) StartNext();
 }
 
@@ -749,11 +757,11 @@ void HddDevice::StartNext() {
       }
     }
   }
-  impl_->Start(q.Take(pick));
+  impl_->current_ = q.Take(pick);
+  impl_->Start();
 }
 
-void HddDevice::Impl::Start(const Pending& cmd) {
-  current_ = cmd;
+void HddDevice::Impl::Start() {
   busy_ = true;
   Simulation& sim = *dev_.sim_;
   const int64_t done_ps = Serve(current_, Ps(sim.now()), &dev_.last_);

@@ -120,8 +120,7 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
 
   // Schedules the first request; false if the source has none.
   bool Start() {
-    current_ = source_.Next();
-    if (current_ == nullptr) return false;
+    if (!Fetch()) return false;
     sim_.Schedule(sim_.now(), this, kIssue, 0);
     return true;
   }
@@ -143,11 +142,10 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
     SetFigures(out_, measured_sorted, simulated_sorted);
   }
 
-  void OnEvent(uint32_t /*kind*/, uint64_t index) override {
+  void OnEvent(uint32_t /*kind*/, uint64_t /*arg*/) override {
     issued_ns_ = sim_.now();
     ++issued_;
-    dev_.Submit(DeviceRequest{index, current_->lbn * kValidateBlockBytes, current_->blocks * kValidateBlockBytes,
-                              current_->op});
+    dev_.Submit(request_);
   }
 
   void OnDeviceDone(const DeviceRequest& req, SimTime /*submitted*/, SimTime done) override {
@@ -170,12 +168,24 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
     }
     ++completed_;
     const SimTime gap_ns = current_->gap_after_ns;
-    current_ = source_.Next();
-    if (current_ != nullptr) sim_.Schedule(done + gap_ns, this, kIssue, static_cast<uint64_t>(completed_));
+    if (Fetch()) sim_.Schedule(done + gap_ns, this, kIssue, 0);
   }
 
  private:
   static constexpr uint32_t kIssue = 0;
+
+  // Takes the next record and makes its request, the completed_-th; false if
+  // there are no more. The request is made here, an event before it is
+  // submitted, not in the issue event itself: the device copies it at once, and
+  // a copy right after the stores that built it would wait for them to reach
+  // the cache (a wide load cannot be forwarded from narrower stores).
+  bool Fetch() {
+    current_ = source_.Next();
+    if (current_ == nullptr) return false;
+    request_ = DeviceRequest{static_cast<uint64_t>(completed_), current_->lbn * kValidateBlockBytes,
+                             current_->blocks * kValidateBlockBytes, current_->op};
+    return true;
+  }
 
   static double NsKeyToMs(uint64_t ns) { return NsToMs(static_cast<SimTime>(ns)); }
 
@@ -217,6 +227,7 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
   const ValidateRequestCallback& on_request_;
   ValidateReplayResult& out_;
   const ValidateRecord* current_ = nullptr;  // the request outstanding, or about to be issued
+  DeviceRequest request_;                    // current_'s request
   SimTime issued_ns_ = 0;
   int64_t issued_ = 0;
   int64_t completed_ = 0;
