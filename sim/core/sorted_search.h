@@ -14,6 +14,9 @@
 
 namespace ziosim {
 
+// Below this many elements a search counts rather than halves (a cache line of 8-byte keys).
+inline constexpr size_t kCountedLinearly = 8;
+
 // The number of elements of `sorted` (ascending by `before`) that come before
 // `x`: the first index whose element is not before x, or sorted.size().
 template <typename T, typename Before>
@@ -23,12 +26,16 @@ size_t CountBefore(std::span<const T> sorted, const T& x, Before before) {
   const T* base = sorted.data();
   // The answer lies in [base, base + n]; each step keeps it there and at
   // least halves n (n - n/2 >= n/2 covers both halves).
-  while (n > 1) {
+  while (n > kCountedLinearly) {
     const size_t half = n / 2;
     base = before(base[half], x) ? base + half : base;
     n -= half;
   }
-  return static_cast<size_t>(base - sorted.data()) + (before(*base, x) ? 1 : 0);
+  // The last few are counted: their compares are independent of each other,
+  // where each halving step waits for the load the previous one chose.
+  size_t count = 0;
+  for (size_t i = 0; i < n; ++i) count += before(base[i], x) ? 1 : 0;
+  return static_cast<size_t>(base - sorted.data()) + count;
 }
 
 // std::lower_bound(sorted, x) as an index: elements < x.
