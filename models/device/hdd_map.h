@@ -52,9 +52,13 @@ class HddMap {
     // A shorter run without slips is the longest one cut short; with slips inside,
     // its span depends on where it stops.
     const TrackRun longest = LongestRun(lbn);
-    if (max_blocks >= longest.blocks) return longest;
-    if (longest.blocks != longest.physical_span) return ComputeRun(lbn, max_blocks);
-    return {longest.start, max_blocks, max_blocks, longest.sectors_per_track};
+    const bool whole = max_blocks >= longest.blocks;
+    if (!whole && longest.blocks != longest.physical_span) return ComputeRun(lbn, max_blocks);
+    // One value for both cases, not a return of each: two values merging here
+    // would be built in memory and copied with wide loads, which stall on the
+    // narrow stores that have just built them.
+    return {longest.start, whole ? longest.blocks : max_blocks, whole ? longest.physical_span : max_blocks,
+            longest.sectors_per_track};
   }
   // The first LBN of the stretch of lbn's track that holds lbn.
   // REQUIRES: 0 <= lbn < total_blocks().
