@@ -24,7 +24,7 @@ void Simulation::Schedule(SimTime at, EventHandler* target, uint32_t kind, uint6
   heap_[i] = ev;
 }
 
-void Simulation::SiftDownLast() {
+void Simulation::RemoveEarliest() {
   const size_t n = heap_.size() - 1;  // the heap without its last event
   const Event& last = heap_[n];
   size_t i = 0;
@@ -52,7 +52,7 @@ bool Simulation::Step() {
   EventHandler* const target = front.target;
   const uint32_t kind = front.kind;
   const uint64_t arg = front.arg;
-  SiftDownLast();
+  RemoveEarliest();
   min_step_ns_ = std::min(min_step_ns_, at - now_);
   now_ = at;
   ++processed_;

@@ -70,9 +70,9 @@ class Simulation {
   static bool Earlier(const Event& a, const Event& b) {
     return (a.at < b.at) | ((a.at == b.at) & (a.seq < b.seq));
   }
-  // Removes the earliest event: the last one fills its place at the root and
+  // Removes the earliest event (the root): the last event fills the hole and
   // sinks below every earlier child. REQUIRES: !empty().
-  void SiftDownLast();
+  void RemoveEarliest();
 
   // A 4-ary min-heap on (at, seq): half the depth of a binary heap, the four
   // children of a node side by side in memory, and holes filled by moves, not

@@ -482,7 +482,8 @@ TEST(MirrorPolicyRegistry, UnknownNameNamesTheKnownOnes) {
     EXPECT_EQ(what.back(), ')') << what;
     // The built-ins, among any plugin policies another test of this process
     // registered, in sorted order.
-    const std::string list = what.substr(what.find(": ") + 2, what.size() - what.find(": ") - 3);
+    const size_t from_list = what.find(": ") + 2;
+    const std::string list = what.substr(from_list, what.size() - from_list - 1);
     std::vector<std::string> names;
     for (size_t from = 0; from <= list.size();) {
       const size_t comma = std::min(list.find(", ", from), list.size());
