@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/background_reader.h"
 #include "sim/core/invariants.h"
 #include "sim/core/status.h"
 #include "sim/stats/radix_sort.h"
@@ -47,12 +48,76 @@ class RecordFit {
   int64_t blocks_per_sector_;
 };
 
+// `keys` sorted, as the times `time_of` gives for them (in the same order:
+// time_of must not decrease). Sorted keys repeat in runs: one conversion a run.
+template <typename TimeOf>
+std::vector<double> SortedTimes(std::vector<uint64_t>& keys, TimeOf time_of) {
+  SortKeys(keys);
+  std::vector<double> times;
+  times.reserve(keys.size());
+  uint64_t last_key = 0;
+  double last_time = time_of(last_key);
+  for (const uint64_t k : keys) {
+    if (k != last_key) last_time = time_of(last_key = k);
+    times.push_back(last_time);
+  }
+  return times;
+}
+
+// The measured side of the figures, gathered from the records as they are
+// read: the times in trace order, and sorted. They are sorted as integers,
+// which sort as the times do: the trace's fixed-point digits while every time
+// has as many decimals (else as doubles).
+class MeasuredTimes {
+ public:
+  void Reserve(size_t records) {
+    in_order_ms_.reserve(records);
+    keys_.reserve(records);
+  }
+  void Add(const ValidateRecord& r) {
+    in_order_ms_.push_back(r.measured_ms);
+    KeepKey(r);
+  }
+  // Once, after the last Add.
+  void Sort() {
+    sorted_ms_ = decimals_ >= 0
+                     ? SortedTimes(keys_, [d = decimals_](uint64_t k) { return FixedPointMicrosToMs(k, d); })
+                     : SortedCopy(in_order_ms_);
+    std::vector<uint64_t>().swap(keys_);
+  }
+  std::vector<double>& in_order_ms() { return in_order_ms_; }
+  const std::vector<double>& sorted_ms() const { return sorted_ms_; }
+
+ private:
+  // Keeps r's digits while every record so far had them with the same number
+  // of decimals; forgets them at the first that does not.
+  void KeepKey(const ValidateRecord& r) {
+    if (r.measured_decimals == decimals_) {  // never for a record without digits (-1)
+      keys_.push_back(r.measured_digits);
+    } else if (decimals_ == kNoRecordYet && r.measured_decimals >= 0) {
+      decimals_ = r.measured_decimals;
+      keys_.push_back(r.measured_digits);
+    } else if (decimals_ != kNoKeys) {
+      std::vector<uint64_t>().swap(keys_);
+      decimals_ = kNoKeys;
+    }
+  }
+
+  static constexpr int kNoRecordYet = -2, kNoKeys = -3;
+  std::vector<double> in_order_ms_;
+  std::vector<uint64_t> keys_;  // the digits, while they all have decimals_ decimals
+  int decimals_ = kNoRecordYet;
+  std::vector<double> sorted_ms_;
+};
+
 // Where a replay takes its requests from. The replay keeps one request
 // outstanding, so it needs only the current record: a trace can stream.
 class RecordSource {
  public:
   // The next request, valid until the next call; null when there are no more.
   virtual const ValidateRecord* Next() = 0;
+  // The measured times of every record given, sorted. REQUIRES: Next gave null.
+  virtual MeasuredTimes& measured() = 0;
 
  protected:
   ~RecordSource() = default;
@@ -61,28 +126,50 @@ class RecordSource {
 // Records already read (and checked to fit).
 class SpanSource final : public RecordSource {
  public:
-  explicit SpanSource(std::span<const ValidateRecord> records) : records_(records) {}
-  const ValidateRecord* Next() override { return next_ < records_.size() ? &records_[next_++] : nullptr; }
+  explicit SpanSource(std::span<const ValidateRecord> records) : records_(records) {
+    measured_.Reserve(records.size());
+  }
+  const ValidateRecord* Next() override {
+    if (next_ < records_.size()) {
+      measured_.Add(records_[next_]);
+      return &records_[next_++];
+    }
+    if (next_++ == records_.size()) measured_.Sort();
+    return nullptr;
+  }
+  MeasuredTimes& measured() override { return measured_; }
 
  private:
   std::span<const ValidateRecord> records_;
   size_t next_ = 0;
+  MeasuredTimes measured_;
 };
 
-// A trace read as it replays, each record checked against the device as it comes.
+// A trace read as it replays, each record checked against the device as it
+// comes. Reading, checking and the measured times run on a second thread
+// (BackgroundReader), so that they overlap the simulation instead of adding
+// to it: the replay thread only simulates.
 class TraceSource final : public RecordSource {
  public:
-  TraceSource(DisksimValidateTrace& trace, const Device& dev) : trace_(trace), fit_(dev) {}
-  const ValidateRecord* Next() override {
-    if (!trace_.Next(record_)) return nullptr;
-    fit_.Check(record_, trace_.path());
-    return &record_;
-  }
+  TraceSource(DisksimValidateTrace& trace, const Device& dev)
+      : fit_(dev), reader_([&trace, this](ValidateRecord& r) {
+          if (!trace.Next(r)) {
+            measured_.Sort();  // on the reading thread, while the replay catches up
+            return false;
+          }
+          fit_.Check(r, trace.path());
+          measured_.Add(r);
+          return true;
+        }) {}
+  const ValidateRecord* Next() override { return reader_.Next(); }
+  // Safe once Next gave null: the reader's last batch, published after its
+  // last call, orders everything it wrote before that.
+  MeasuredTimes& measured() override { return measured_; }
 
  private:
-  DisksimValidateTrace& trace_;
   const RecordFit fit_;
-  ValidateRecord record_;  // the one record in memory
+  MeasuredTimes measured_;
+  BackgroundReader<ValidateRecord> reader_;  // last: its thread uses the members above
 };
 
 // The figures of a replay from the sorted times (sorted once, by radix: std::sort
@@ -103,8 +190,8 @@ void SetFigures(ValidateReplayResult& out, std::span<const double> measured_sort
 // per request (the result vectors grow geometrically when not reserved).
 class ReplayDriver final : public EventHandler, public DeviceListener {
  public:
-  // `expected_requests` (0 if unknown) reserves the vectors, so that a replay
-  // of records in memory never grows them.
+  // `expected_requests` (0 if unknown) reserves the simulated times, so that a
+  // replay of records in memory never grows them.
   ReplayDriver(Device& dev, Simulation& sim, RecordSource& source, const ValidateRequestCallback& on_request,
                ValidateReplayResult& out, size_t expected_requests)
       : dev_(dev),
@@ -113,8 +200,6 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
         source_(source),
         on_request_(on_request),
         out_(out) {
-    out_.measured_ms.reserve(expected_requests);
-    measured_keys_.reserve(expected_requests);
     simulated_ns_.reserve(expected_requests);
   }
 
@@ -132,14 +217,11 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
   void Summarize() {
     out_.simulated_ms.resize(simulated_ns_.size());
     std::ranges::transform(simulated_ns_, out_.simulated_ms.begin(), NsKeyToMs);
-    // Sorted as integers, which sort as their times do: ns, and the trace's
-    // fixed-point digits when every time has as many decimals (else as doubles).
+    // Sorted as integers, which sort as their times do.
     const std::vector<double> simulated_sorted = SortedTimes(simulated_ns_, NsKeyToMs);
-    const std::vector<double> measured_sorted =
-        measured_decimals_ >= 0
-            ? SortedTimes(measured_keys_, [d = measured_decimals_](uint64_t k) { return FixedPointMicrosToMs(k, d); })
-            : SortedCopy(out_.measured_ms);
-    SetFigures(out_, measured_sorted, simulated_sorted);
+    MeasuredTimes& measured = source_.measured();
+    out_.measured_ms = std::move(measured.in_order_ms());
+    SetFigures(out_, measured.sorted_ms(), simulated_sorted);
   }
 
   void OnEvent(uint32_t /*kind*/, uint64_t /*arg*/) override {
@@ -155,8 +237,6 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
                              std::to_string(index) + " while " + std::to_string(completed_) + " was outstanding");
     }
     const SimTime simulated_ns = done - issued_ns_;
-    out_.measured_ms.push_back(current_->measured_ms);
-    KeepMeasuredKey(*current_);
     simulated_ns_.push_back(static_cast<uint64_t>(simulated_ns));
     ++(current_->op == IoOp::kWrite ? out_.writes : out_.reads);
     out_.end_ns = done;
@@ -189,37 +269,6 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
 
   static double NsKeyToMs(uint64_t ns) { return NsToMs(static_cast<SimTime>(ns)); }
 
-  // `keys` sorted, as the times `time_of` gives for them (in the same order:
-  // time_of must not decrease). Sorted keys repeat in runs: one conversion a run.
-  template <typename TimeOf>
-  static std::vector<double> SortedTimes(std::vector<uint64_t>& keys, TimeOf time_of) {
-    SortKeys(keys);
-    std::vector<double> times;
-    times.reserve(keys.size());
-    uint64_t last_key = 0;
-    double last_time = time_of(last_key);
-    for (const uint64_t k : keys) {
-      if (k != last_key) last_time = time_of(last_key = k);
-      times.push_back(last_time);
-    }
-    return times;
-  }
-
-  // Keeps r's measured time as its fixed-point digits while every record so far
-  // had them with the same number of decimals; forgets them at the first that
-  // does not.
-  void KeepMeasuredKey(const ValidateRecord& r) {
-    if (r.measured_decimals == measured_decimals_) {  // never for a record without digits (-1)
-      measured_keys_.push_back(r.measured_digits);
-    } else if (measured_decimals_ == kNoRecordYet && r.measured_decimals >= 0) {
-      measured_decimals_ = r.measured_decimals;
-      measured_keys_.push_back(r.measured_digits);
-    } else if (measured_decimals_ != kNoKeys) {
-      std::vector<uint64_t>().swap(measured_keys_);
-      measured_decimals_ = kNoKeys;
-    }
-  }
-
   Device& dev_;
   Simulation& sim_;
   const HddDevice* hdd_;  // set when per-request breakdowns are available
@@ -232,10 +281,6 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
   int64_t issued_ = 0;
   int64_t completed_ = 0;
   std::vector<uint64_t> simulated_ns_;  // in trace order until Summarize sorts them
-  // The measured times' digits, while they all have measured_decimals_ decimals.
-  static constexpr int kNoRecordYet = -2, kNoKeys = -3;
-  std::vector<uint64_t> measured_keys_;
-  int measured_decimals_ = kNoRecordYet;
 };
 
 // Clears the device's listener however the replay ends, so that it never

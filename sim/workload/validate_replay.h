@@ -76,7 +76,8 @@ nlohmann::ordered_json ValidateSummaryJson(const ValidateReplayResult& r, const 
                                            const std::string& parv, const std::string& trace,
                                            size_t spec_keys_ignored);
 
-// ReplayValidateRecords on `trace` read as it replays: memory holds one record
+// ReplayValidateRecords on `trace` read as it replays, on a second thread
+// that runs ahead of the replay by a few thousand records: memory holds those
 // (and the two result vectors and the figures' sort keys, 32 bytes a request),
 // not the trace. A malformed line or a record
 // beyond `dev` throws InputError when the replay reaches it; an empty trace
