@@ -47,8 +47,9 @@ struct ValidateReplayResult {
   double demerit_ms = 0;
   double demerit_pct = 0;     // of the measured mean
   SimTime end_ns = 0;         // simulated time when the last request completed
-  // Host time spent in the replay loop: the simulation, and reading the trace
-  // when it streams (ReplayValidate); never the drive's import or the figures.
+  // Host time spent in the replay loop: the simulation, and any wait for the
+  // trace's records when it streams (ReplayValidate reads them on a second
+  // thread); never the drive's import or the figures.
   double wall_seconds = 0;
 };
 

@@ -244,6 +244,76 @@ TEST(ValidateReplayTest, TraceBeyondCapacityFailsAtItsLine) {
   EXPECT_EQ(dev.submits().size(), 1u);
 }
 
+// A trace of `lines` requests with varied sizes, gaps and measured times: the
+// measured times have five decimals, except from `mixed_from` on (if > 0),
+// where they alternate with two, as a trace of mixed precision would.
+std::string LongTrace(int lines, int mixed_from) {
+  std::mt19937_64 rng(7);
+  std::string text;
+  for (int i = 1; i <= lines; ++i) {
+    const uint64_t r = rng();
+    const int decimals = mixed_from > 0 && i >= mixed_from && i % 2 == 0 ? 2 : 5;
+    char measured[32];
+    std::snprintf(measured, sizeof measured, "%.*f", decimals, static_cast<double>(r % 200000) / 1000.0);
+    text += std::string(r % 3 == 0 ? "W" : "R") + " Hit " + std::to_string(8 * (r % 250)) + " " +
+            std::to_string(8 * (1 + r % 4)) + " " + measured + " " + std::to_string(r % 5000) + ".5\n";
+  }
+  return text;
+}
+
+// Streamed, the trace is read on a second thread in batches of a few thousand
+// records: across several batches, and whether or not the measured times keep
+// one precision, the replay is the one of the same records read first.
+TEST(ValidateReplayTest, AStreamedTraceReplaysAsItsRecordsInMemory) {
+  for (const int mixed_from : {0, 9001}) {
+    const TraceFile file(LongTrace(10'000, mixed_from));
+    DisksimValidateTrace streamed(file.path());
+    Simulation sim_a;
+    ConstantDevice dev_a(&sim_a, kServiceNs, kCapacityBytes);
+    const ValidateReplayResult got = ReplayValidate(dev_a, sim_a, streamed);
+
+    DisksimValidateTrace read(file.path());
+    const std::vector<ValidateRecord> records = ReadValidateRecords(read);
+    Simulation sim_b;
+    ConstantDevice dev_b(&sim_b, kServiceNs, kCapacityBytes);
+    const ValidateReplayResult want = ReplayValidateRecords(dev_b, sim_b, records);
+
+    ASSERT_EQ(got.requests, 10'000);
+    EXPECT_EQ(got.requests, want.requests);
+    EXPECT_EQ(got.reads, want.reads);
+    EXPECT_EQ(got.writes, want.writes);
+    EXPECT_EQ(got.measured_ms, want.measured_ms);
+    EXPECT_EQ(got.simulated_ms, want.simulated_ms);
+    EXPECT_EQ(got.end_ns, want.end_ns);
+    EXPECT_EQ(got.measured.mean_ms, want.measured.mean_ms);
+    EXPECT_EQ(got.measured.p50_ms, want.measured.p50_ms);
+    EXPECT_EQ(got.measured.p99_ms, want.measured.p99_ms);
+    EXPECT_EQ(got.demerit_ms, want.demerit_ms);
+    EXPECT_GT(got.demerit_ms, 0);
+    EXPECT_EQ(dev_a.submits().size(), 10'000u);
+  }
+}
+
+// A malformed line in a later batch fails the replay when it reaches it, after
+// every request before it, with the line's number.
+TEST(ValidateReplayTest, AStreamedTraceFailsAtALateMalformedLine) {
+  std::string text = LongTrace(10'000, 0);
+  size_t at = 0;
+  for (int line = 1; line < 9'000; ++line) at = text.find('\n', at) + 1;
+  text.insert(at, "R Hit 8 eight 1.0 1.0\n");
+  const TraceFile file(text);
+  DisksimValidateTrace trace(file.path());
+  Simulation sim;
+  ConstantDevice dev(&sim, kServiceNs, kCapacityBytes);
+  try {
+    ReplayValidate(dev, sim, trace);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(file.path() + ":9000: field nsectors", 0), 0u) << e.what();
+  }
+  EXPECT_EQ(dev.submits().size(), 8'999u);
+}
+
 TEST(ValidateReplayTest, EmptyTraceIsAnInputError) {
   const TraceFile file("\n\n");
   DisksimValidateTrace trace(file.path());
