@@ -614,21 +614,26 @@ void HddDevice::Impl::DropLeadingBlocks(int64_t blocks) {
 
 // Writes the sectors of runs_ as their data arrive over the bus (block i at
 // data_start + (i+1)*b): a sector whose data are late passes under the head and
-// is written a revolution later. Returns when the last sector is on the platter.
+// is written a revolution later, and so is everything after it. Returns when
+// the last sector is on the platter.
+//
+// Shifting by whole revolutions at each late sector adds up to the smallest
+// number of revolutions that covers the latest sector's lateness so far. Within
+// a run, a sector's lateness (its data's arrival, max(bus, gate), minus its
+// slot) is the larger of two terms linear in its index, so the run's largest is
+// at its first or last sector: one step a run, not one a sector.
 int64_t HddDevice::Impl::WriteSectors(int64_t data_start_ps, int64_t b, int64_t gate_ps) {
   const int64_t rev = mech_.period_ps();
   int64_t index = 0, end = 0, shift = 0;
   for (MediaRun& r : runs_) {
-    r.start_ps += shift;
-    for (int64_t k = 0; k < r.blocks; ++k, ++index) {
-      const int64_t slot = r.start_ps + k * r.sector_ps;
-      const int64_t arrival = std::max(data_start_ps + (index + 1) * b, gate_ps);
-      if (slot < arrival) {
-        const int64_t late = CeilDiv(arrival - slot, rev) * rev;
-        r.start_ps += late;
-        shift += late;
-      }
+    if (r.blocks > 0) {
+      const int64_t bus_first = data_start_ps + (index + 1) * b - r.start_ps;
+      const int64_t bus_last = bus_first + (r.blocks - 1) * (b - r.sector_ps);
+      const int64_t late = std::max({bus_first, bus_last, gate_ps - r.start_ps});
+      if (late > shift) shift = CeilDiv(late, rev) * rev;
+      index += r.blocks;
     }
+    r.start_ps += shift;
     end = r.end_ps();
   }
   return end;

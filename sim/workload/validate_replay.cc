@@ -116,7 +116,7 @@ class RecordSource {
  public:
   // The next request, valid until the next call; null when there are no more.
   virtual const ValidateRecord* Next() = 0;
-  // The measured times of every record given, sorted. REQUIRES: Next gave null.
+  // The measured times of every record given, sorted. Once, after Next gave null.
   virtual MeasuredTimes& measured() = 0;
 
  protected:
@@ -130,14 +130,15 @@ class SpanSource final : public RecordSource {
     measured_.Reserve(records.size());
   }
   const ValidateRecord* Next() override {
-    if (next_ < records_.size()) {
-      measured_.Add(records_[next_]);
-      return &records_[next_++];
-    }
-    if (next_++ == records_.size()) measured_.Sort();
-    return nullptr;
+    if (next_ == records_.size()) return nullptr;
+    measured_.Add(records_[next_]);
+    return &records_[next_++];
   }
-  MeasuredTimes& measured() override { return measured_; }
+  // Sorted here, after the replay's loop, not by the Next that ends it.
+  MeasuredTimes& measured() override {
+    measured_.Sort();
+    return measured_;
+  }
 
  private:
   std::span<const ValidateRecord> records_;
