@@ -255,11 +255,15 @@ void HddGeometry::AddSlipsAndDefects(const HddZone& zone, const std::string& lab
   }
 }
 
-// Consecutive look-ups mostly stay in one zone: the last one found is tried first.
+// Consecutive look-ups mostly stay in one zone: the last one found is tried
+// first. An LBN's address is nearly always looked up by cylinder next (its
+// rotational position), so the zone found is the cylinder look-up's hint too.
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForLbn(int64_t lbn) const {
   const ZoneInfo& hint = zones_[lbn_hint_];
-  if (lbn >= hint.first_lbn && lbn < hint.first_lbn + hint.blocks) return hint;
-  lbn_hint_ = UpperBoundIndex<int64_t>(zone_first_lbn_, lbn) - 1;
+  if (lbn < hint.first_lbn || lbn >= hint.first_lbn + hint.blocks) {
+    lbn_hint_ = UpperBoundIndex<int64_t>(zone_first_lbn_, lbn) - 1;
+  }
+  cylinder_hint_ = lbn_hint_;
   return zones_[lbn_hint_];
 }
 
