@@ -345,19 +345,17 @@ PhysicalAddress HddGeometry::AddressOfTrack(const ZoneInfo& z, int64_t track, in
 TrackRun HddGeometry::ComputeRun(int64_t lbn, int64_t max_blocks) const {
   const ZoneInfo& z = ZoneForLbn(lbn);
   const int64_t limit = std::min(max_blocks, z.first_lbn + z.blocks - lbn);
-  if (limit <= 0) return {lbn < total_blocks_ ? MapUnit(lbn) : PhysicalAddress{}, 0, 0, z.sectors_per_track};
+  const int64_t x = lbn - z.first_lbn + z.front_sectors;  // lbn's slot in its zone
+  if (limit <= 0) return {lbn < total_blocks_ ? MapUnit(z, x) : PhysicalAddress{}, 0, 0, z.sectors_per_track};
   if (family_ == Family::kPlain || family_ == Family::kTracks) {
     // Slips and spares come in whole tracks: the rest of the track is all LBNs.
-    const int64_t x = lbn - z.first_lbn + z.front_sectors;
     const int64_t n = std::min<int64_t>(limit, z.sectors_per_track - x % z.sectors_per_track);
-    return {MapUnit(lbn), n, n, z.sectors_per_track};
+    return {MapUnit(z, x), n, n, z.sectors_per_track};
   }
-  return SectorRun(z, lbn, limit);
+  return SectorRun(z, x, limit);
 }
 
-PhysicalAddress HddGeometry::MapUnit(int64_t lbn) const {
-  const ZoneInfo& z = ZoneForLbn(lbn);
-  const int64_t x = lbn - z.first_lbn + z.front_sectors;
+PhysicalAddress HddGeometry::MapUnit(const ZoneInfo& z, int64_t x) const {
   if (family_ == Family::kTracks) {
     const int spt = z.sectors_per_track;
     return AddressOfTrack(z, Remap(z, PhysicalUnit(z, x / spt)), static_cast<int>(x % spt));
@@ -365,8 +363,7 @@ PhysicalAddress HddGeometry::MapUnit(int64_t lbn) const {
   return AddressOfSector(z, Remap(z, PhysicalUnit(z, x)));
 }
 
-TrackRun HddGeometry::SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) const {
-  const int64_t x = lbn - z.first_lbn + z.front_sectors;
+TrackRun HddGeometry::SectorRun(const ZoneInfo& z, int64_t x, int64_t limit) const {
   const int64_t first = PhysicalUnit(z, x);
   const int64_t replacement = Remap(z, first);
   if (replacement != first) return {AddressOfSector(z, replacement), 1, 1, z.sectors_per_track};  // stands alone

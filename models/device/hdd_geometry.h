@@ -97,9 +97,12 @@ class HddGeometry final : public HddMap {
   PhysicalAddress AddressOfSector(const ZoneInfo& z, int64_t sector) const;
   PhysicalAddress AddressOfTrack(const ZoneInfo& z, int64_t track, int sector) const;
   TrackRun ComputeRun(int64_t lbn, int64_t max_blocks) const override;
-  // Map without the memo.
-  PhysicalAddress MapUnit(int64_t lbn) const;
-  TrackRun SectorRun(const ZoneInfo& z, int64_t lbn, int64_t limit) const;
+  // Where slot x of zone z (an LBN's offset in it plus the zone's front sectors)
+  // lives: Map without the memo.
+  PhysicalAddress MapUnit(const ZoneInfo& z, int64_t x) const;
+  // ComputeRun from slot x of zone z, at most `limit` blocks, for the families
+  // whose slips and spares are sectors.
+  TrackRun SectorRun(const ZoneInfo& z, int64_t x, int64_t limit) const;
   // Where sector `a` starts, in sector widths from the index mark: [0, spt).
   double SectorPosition(const ZoneInfo& z, const PhysicalAddress& a) const;
   // The part of a sector that the skews given in revolutions add to every sector
