@@ -229,19 +229,26 @@ TEST(ValidateReplayTest, ReplaysATraceFile) {
   EXPECT_EQ(r.end_ns, 9 * kNsPerMs);
 }
 
-// The trace streams, so a record beyond the drive stops the replay when it comes.
-TEST(ValidateReplayTest, TraceBeyondCapacityFailsAtItsLine) {
-  const TraceFile file("R Hit 0 8 2000 5000\nR Hit 4000 8 1 1\n");
+// Streams `text` to a ConstantDevice, which must fail with an InputError that
+// begins with the trace's path and `message_start`; returns how many requests
+// the device was given before it failed.
+size_t SubmitsBeforeStreamFails(const std::string& text, const std::string& message_start) {
+  const TraceFile file(text);
   DisksimValidateTrace trace(file.path());
   Simulation sim;
   ConstantDevice dev(&sim, kServiceNs, kCapacityBytes);
   try {
     ReplayValidate(dev, sim, trace);
-    FAIL() << "expected InputError";
+    ADD_FAILURE() << "expected InputError";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(file.path() + ":2: field blkno:", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(file.path() + message_start, 0), 0u) << e.what();
   }
-  EXPECT_EQ(dev.submits().size(), 1u);
+  return dev.submits().size();
+}
+
+// The trace streams, so a record beyond the drive stops the replay when it comes.
+TEST(ValidateReplayTest, TraceBeyondCapacityFailsAtItsLine) {
+  EXPECT_EQ(SubmitsBeforeStreamFails("R Hit 0 8 2000 5000\nR Hit 4000 8 1 1\n", ":2: field blkno:"), 1u);
 }
 
 // A trace of `lines` requests with varied sizes, gaps and measured times: the
@@ -301,17 +308,7 @@ TEST(ValidateReplayTest, AStreamedTraceFailsAtALateMalformedLine) {
   size_t at = 0;
   for (int line = 1; line < 9'000; ++line) at = text.find('\n', at) + 1;
   text.insert(at, "R Hit 8 eight 1.0 1.0\n");
-  const TraceFile file(text);
-  DisksimValidateTrace trace(file.path());
-  Simulation sim;
-  ConstantDevice dev(&sim, kServiceNs, kCapacityBytes);
-  try {
-    ReplayValidate(dev, sim, trace);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(file.path() + ":9000: field nsectors", 0), 0u) << e.what();
-  }
-  EXPECT_EQ(dev.submits().size(), 8'999u);
+  EXPECT_EQ(SubmitsBeforeStreamFails(text, ":9000: field nsectors"), 8'999u);
 }
 
 TEST(ValidateReplayTest, EmptyTraceIsAnInputError) {
