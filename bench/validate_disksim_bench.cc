@@ -3,7 +3,8 @@
 // absolute times, so repeating its lines continues its timeline), written to a
 // temporary file and then streamed from it as the CLI does: trace parsing, the
 // drive's import, the replay and the figures (sort, percentiles, demerit) are
-// all timed. items_per_second = requests a second of wall time. Skips where the shared data is absent.
+// all timed. items_per_second = requests a second of wall time. Skips where the
+// shared data is absent.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
