@@ -255,25 +255,36 @@ void HddGeometry::AddSlipsAndDefects(const HddZone& zone, const std::string& lab
   }
 }
 
-// Consecutive look-ups mostly stay in one zone: the last one found is tried
-// first. An LBN's address is nearly always looked up by cylinder next (its
-// rotational position), so the zone found is the cylinder look-up's hint too.
+// Consecutive look-ups mostly stay in one zone, or alternate between two: a
+// new command's (mapped at its arrival) and the previous command's read-ahead
+// (replayed up to the new command's start). So the last two zones found are
+// tried first. An LBN's address is nearly always looked up by cylinder next
+// (its rotational position), so the zone found is the cylinder look-up's hint too.
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForLbn(int64_t lbn) const {
-  const ZoneInfo& hint = zones_[lbn_hint_];
-  if (lbn < hint.first_lbn || lbn >= hint.first_lbn + hint.blocks) {
-    lbn_hint_ = UpperBoundIndex<int64_t>(zone_first_lbn_, lbn) - 1;
+  const auto holds = [lbn](const ZoneInfo& z) { return lbn >= z.first_lbn && lbn < z.first_lbn + z.blocks; };
+  if (!holds(zones_[lbn_hint_])) {
+    std::swap(lbn_hint_, earlier_lbn_hint_);
+    if (!holds(zones_[lbn_hint_])) lbn_hint_ = UpperBoundIndex<int64_t>(zone_first_lbn_, lbn) - 1;
   }
-  cylinder_hint_ = lbn_hint_;
+  if (cylinder_hint_ != lbn_hint_) {
+    earlier_cylinder_hint_ = cylinder_hint_;
+    cylinder_hint_ = lbn_hint_;
+  }
   return zones_[lbn_hint_];
 }
 
+// The same two hints by cylinder.
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForCylinder(int cylinder) const {
-  const size_t next = cylinder_hint_ + 1;
-  if (cylinder >= zones_[cylinder_hint_].first_cylinder &&
-      (next == zones_.size() || cylinder < zones_[next].first_cylinder)) {
-    return zones_[cylinder_hint_];
+  const auto holds = [this, cylinder](size_t zone) {
+    return cylinder >= zones_[zone].first_cylinder &&
+           (zone + 1 == zones_.size() || cylinder < zones_[zone + 1].first_cylinder);
+  };
+  if (!holds(cylinder_hint_)) {
+    std::swap(cylinder_hint_, earlier_cylinder_hint_);
+    if (!holds(cylinder_hint_)) {
+      cylinder_hint_ = std::max<size_t>(UpperBoundIndex<int>(zone_first_cylinder_, cylinder), 1) - 1;
+    }
   }
-  cylinder_hint_ = std::max<size_t>(UpperBoundIndex<int>(zone_first_cylinder_, cylinder), 1) - 1;
   return zones_[cylinder_hint_];
 }
 

@@ -121,8 +121,10 @@ class HddGeometry final : public HddMap {
   std::vector<ZoneInfo> zones_;
   std::vector<int64_t> zone_first_lbn_;  // zones_[i].first_lbn, for binary search
   std::vector<int> zone_first_cylinder_;
-  mutable size_t lbn_hint_ = 0;       // the zone of the last ZoneForLbn
-  mutable size_t cylinder_hint_ = 0;  // the zone of the last ZoneForCylinder
+  mutable size_t lbn_hint_ = 0;          // the zone of the last ZoneForLbn
+  mutable size_t earlier_lbn_hint_ = 0;  // the zone ZoneForLbn found before that one
+  mutable size_t cylinder_hint_ = 0;          // the zone of the last ZoneForCylinder
+  mutable size_t earlier_cylinder_hint_ = 0;  // the one before it
   // What AngleSlot needs of the track it saw last: the next command's first
   // track is often the read-ahead's, positioned (and its angle found) before. A
   // hit needs no zone: the memo holds the track's rotation (TrackRotation), its
