@@ -261,31 +261,21 @@ void HddGeometry::AddSlipsAndDefects(const HddZone& zone, const std::string& lab
 // tried first. An LBN's address is nearly always looked up by cylinder next
 // (its rotational position), so the zone found is the cylinder look-up's hint too.
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForLbn(int64_t lbn) const {
-  const auto holds = [lbn](const ZoneInfo& z) { return lbn >= z.first_lbn && lbn < z.first_lbn + z.blocks; };
-  if (!holds(zones_[lbn_hint_])) {
-    std::swap(lbn_hint_, earlier_lbn_hint_);
-    if (!holds(zones_[lbn_hint_])) lbn_hint_ = UpperBoundIndex<int64_t>(zone_first_lbn_, lbn) - 1;
-  }
-  if (cylinder_hint_ != lbn_hint_) {
-    earlier_cylinder_hint_ = cylinder_hint_;
-    cylinder_hint_ = lbn_hint_;
-  }
-  return zones_[lbn_hint_];
+  const size_t zone = lbn_hints_.Find(
+      [&](size_t i) { return lbn >= zones_[i].first_lbn && lbn < zones_[i].first_lbn + zones_[i].blocks; },
+      [&] { return UpperBoundIndex<int64_t>(zone_first_lbn_, lbn) - 1; });
+  cylinder_hints_.Offer(zone);
+  return zones_[zone];
 }
 
-// The same two hints by cylinder.
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForCylinder(int cylinder) const {
-  const auto holds = [this, cylinder](size_t zone) {
-    return cylinder >= zones_[zone].first_cylinder &&
-           (zone + 1 == zones_.size() || cylinder < zones_[zone + 1].first_cylinder);
-  };
-  if (!holds(cylinder_hint_)) {
-    std::swap(cylinder_hint_, earlier_cylinder_hint_);
-    if (!holds(cylinder_hint_)) {
-      cylinder_hint_ = std::max<size_t>(UpperBoundIndex<int>(zone_first_cylinder_, cylinder), 1) - 1;
-    }
-  }
-  return zones_[cylinder_hint_];
+  const size_t zone = cylinder_hints_.Find(
+      [&](size_t i) {
+        return cylinder >= zones_[i].first_cylinder &&
+               (i + 1 == zones_.size() || cylinder < zones_[i + 1].first_cylinder);
+      },
+      [&] { return std::max<size_t>(UpperBoundIndex<int>(zone_first_cylinder_, cylinder), 1) - 1; });
+  return zones_[zone];
 }
 
 int64_t HddGeometry::PhysicalUnit(const ZoneInfo& z, int64_t x) const {

@@ -121,10 +121,28 @@ class HddGeometry final : public HddMap {
   std::vector<ZoneInfo> zones_;
   std::vector<int64_t> zone_first_lbn_;  // zones_[i].first_lbn, for binary search
   std::vector<int> zone_first_cylinder_;
-  mutable size_t lbn_hint_ = 0;          // the zone of the last ZoneForLbn
-  mutable size_t earlier_lbn_hint_ = 0;  // the zone ZoneForLbn found before that one
-  mutable size_t cylinder_hint_ = 0;          // the zone of the last ZoneForCylinder
-  mutable size_t earlier_cylinder_hint_ = 0;  // the one before it
+  // The last two zones a look-up found, tried before a search.
+  struct ZoneHints {
+    size_t last = 0;
+    size_t earlier = 0;
+    // The zone `holds` accepts: one of the two, else the one `search` finds.
+    template <typename Holds, typename Search>
+    size_t Find(Holds holds, Search search) {
+      if (!holds(last)) {
+        std::swap(last, earlier);
+        if (!holds(last)) last = search();
+      }
+      return last;
+    }
+    // Makes `zone` the last one found.
+    void Offer(size_t zone) {
+      if (zone == last) return;
+      earlier = last;
+      last = zone;
+    }
+  };
+  mutable ZoneHints lbn_hints_;       // ZoneForLbn's
+  mutable ZoneHints cylinder_hints_;  // ZoneForCylinder's, and each zone ZoneForLbn finds
   // What AngleSlot needs of the track it saw last: the next command's first
   // track is often the read-ahead's, positioned (and its angle found) before. A
   // hit needs no zone: the memo holds the track's rotation (TrackRotation), its
