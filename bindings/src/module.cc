@@ -335,18 +335,17 @@ py::dict ValidateDisksim(const std::string& parv, const std::string& trace_path,
   std::vector<std::string> ignored;
   {
     py::gil_scoped_release release;
-    // As the CLI: the trace first, so a malformed trace is reported alone.
+    // As the CLI: the trace streams through the replay, read on a second
+    // thread (memory flat in its length); a malformed line fails when the
+    // replay reaches it.
     DisksimValidateTrace trace(trace_path);
-    const std::vector<ValidateRecord> records = ReadValidateRecords(trace);
     DisksimImport drive = ImportDisksimDrive(parv);
     ignored = drive.ignored;
     name = drive.params.name.empty() ? std::filesystem::path(parv).stem().string() : drive.params.name;
     Simulation sim;
     HddDevice dev(&sim, name, std::move(drive.params), QueuePolicy::kFifo);
-    CheckRecordsFit(records, dev, trace_path);
     ValidateRequestCallback on_request;
     if (per_request) {
-      rows.reserve(records.size());
       on_request = [&rows](const ValidateRequestResult& q) {
         RequestRow row{q.index + 1, q.record->op == IoOp::kWrite ? 'W' : 'R', q.record->lbn, q.record->blocks,
                        q.record->measured_ms, q.simulated_ms, q.breakdown != nullptr, {}};
@@ -354,7 +353,7 @@ py::dict ValidateDisksim(const std::string& parv, const std::string& trace_path,
         rows.push_back(row);
       };
     }
-    r = ReplayValidateRecords(dev, sim, records, on_request);
+    r = ReplayValidate(dev, sim, trace, on_request);
   }
   // The same object the CLI's --json prints, as a Python dict.
   py::dict s = py::module_::import("json").attr("loads")(

@@ -605,6 +605,11 @@ def validate_disksim(parv: str | os.PathLike[str], trace: str | os.PathLike[str]
     ``--per-request``): ``i``, ``op``, ``lbn``, ``blocks``, ``measured_ms``,
     ``sim_ms``, ``cache``, ``seek_cyls``, ``seek_ms``, ``latency_ms``,
     ``xfer_ms``, ``cyl``, ``head``, ``sector``; the summary is in ``.attrs["summary"]``.
+
+    The trace streams through the replay (read on a second thread a few
+    thousand records ahead), so memory stays flat in its length but for the
+    rows ``per_request=True`` keeps; a malformed line raises ``ValueError``
+    naming the file and line when the replay reaches it.
     """
     raw = _ziosim.validate_disksim(os.fspath(parv), os.fspath(trace), bool(per_request))
     summary = pd.Series({**raw["summary"], "ignored_keys": list(raw["ignored"])}, dtype=object)
