@@ -46,9 +46,9 @@ class TempDir {
 
 constexpr std::string_view kDisk = R"(# A drive.
 disksim_disk D1 {
-   Rotation speed (in rpms) = 10045,     # keys are free text
+   Rotation speed (in rpms) = 10033,     # keys are free text
    Timeout time/weight = 6,
-   Read hit over. after read = 0.374000,
+   Read hit over. after read = 0.381000,
    Bulk sector transfer time = -1.5e-3,
    Scheduler = disksim_ioqueue {
       Scheduling policy = 1
@@ -57,7 +57,7 @@ disksim_disk D1 {
       dm_layout_g1_zone { First cylinder number = 0, slips = [ 1, 0x10, -3 ], defects = [] },
       dm_layout_g1_zone { First cylinder number = 616 }
    ],
-   Full seek curve = atlas_III.seek,
+   Full seek curve = d1_curve.seek,
    Seek type = extracted
 }
 )";
@@ -77,15 +77,15 @@ TEST(LibparamTest, ParsesBlocksKeysNumbersAndWords) {
   EXPECT_EQ(rpm->where.line, 3);
   EXPECT_EQ(rpm->value.kind, Value::Kind::kNumber);
   EXPECT_TRUE(rpm->value.is_integer);
-  EXPECT_EQ(rpm->value.integer, 10045);
+  EXPECT_EQ(rpm->value.integer, 10033);
   ASSERT_NE(disk.Find("Timeout time/weight"), nullptr);
-  EXPECT_DOUBLE_EQ(disk.Find("Read hit over. after read")->value.number, 0.374);
+  EXPECT_DOUBLE_EQ(disk.Find("Read hit over. after read")->value.number, 0.381);
   EXPECT_FALSE(disk.Find("Read hit over. after read")->value.is_integer);
   EXPECT_DOUBLE_EQ(disk.Find("Bulk sector transfer time")->value.number, -1.5e-3);
 
   const Value& curve = disk.Find("Full seek curve")->value;
   EXPECT_EQ(curve.kind, Value::Kind::kWord);
-  EXPECT_EQ(curve.text, "atlas_III.seek");
+  EXPECT_EQ(curve.text, "d1_curve.seek");
   EXPECT_EQ(curve.where.line, 14);
   EXPECT_EQ(disk.Find("Seek type")->value.text, "extracted");
   EXPECT_EQ(disk.Find("Nope"), nullptr);
