@@ -28,13 +28,12 @@ namespace {
 
 // The line of the first byte >= 0x80 outside a string and a comment, or 0.
 // TOML 1.0 allows non-ASCII text only in strings and comments, so such a
-// byte is always a syntax error, reported here in these words (toml++'s
-// own report depends on where the parser stands: "expected bare key starting
-// character", "expected value-terminator", ...). Strings
-// are skipped as TOML delimits them: "..." with backslash escapes, '...'
-// verbatim, and their triple-quoted multi-line forms, whose closing run may
-// carry up to two quotes of content. A leading UTF-8 byte-order mark is not
-// text.
+// byte is always a syntax error, reported here in these words (toml++'s own
+// report depends on where the parser stands: "expected bare key starting
+// character", "expected value-terminator", ...). Strings are skipped as TOML
+// delimits them: "..." with backslash escapes, '...' verbatim, and their
+// triple-quoted multi-line forms, whose closing run may carry up to two quotes
+// of content. A leading UTF-8 byte-order mark is not text.
 int NonAsciiOutsideStrings(std::string_view text) {
   size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   int line = 1;

@@ -80,9 +80,9 @@ nlohmann::ordered_json ValidateSummaryJson(const ValidateReplayResult& r, const 
 // ReplayValidateRecords on `trace` read as it replays, on a second thread
 // that runs ahead of the replay by a few thousand records: memory holds those
 // (and the two result vectors and the figures' sort keys, 32 bytes a request),
-// not the trace. A malformed line or a record
-// beyond `dev` throws InputError when the replay reaches it; an empty trace
-// throws once the replay finds it empty.
+// not the trace. A malformed line or a record beyond `dev` throws InputError
+// when the replay reaches it; an empty trace throws once the replay finds it
+// empty.
 ValidateReplayResult ReplayValidate(Device& dev, Simulation& sim, DisksimValidateTrace& trace,
                                     const ValidateRequestCallback& on_request = {});
 
