@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 
+#include "sim/core/sorted_search.h"
 #include "sim/core/status.h"
 
 // The rules follow DiskSim 4.0's dm_layout_g1 (see the glossary, section 4.2). An LBN's
@@ -133,8 +134,6 @@ HddGeometry::HddGeometry(const HddLayout& layout)
   } else {
     family_ = IsSlipToEnd(sparing_) ? Family::kStream : Family::kInRange;
   }
-  std::vector<int64_t> first_lbns;
-  std::vector<int> first_cylinders;
   for (size_t i = 0; i < layout.zones.size(); ++i) {
     const HddZone& zone = layout.zones[i];
     if (i > 0 && zone.first_cylinder <= layout.zones[i - 1].last_cylinder) {
@@ -142,12 +141,10 @@ HddGeometry::HddGeometry(const HddLayout& layout)
            ", not after the previous zone's last cylinder");
     }
     zones_.push_back(MakeZone(zone, i, total_blocks_));
-    first_lbns.push_back(total_blocks_);
-    first_cylinders.push_back(zone.first_cylinder);
+    zone_first_lbn_.push_back(total_blocks_);
+    zone_first_cylinder_.push_back(zone.first_cylinder);
     total_blocks_ += zones_.back().blocks;
   }
-  zone_first_lbn_ = BucketedRank<int64_t>(std::move(first_lbns));
-  zone_first_cylinder_ = BucketedRank<int>(std::move(first_cylinders));
 }
 
 HddGeometry::ZoneInfo HddGeometry::MakeZone(const HddZone& zone, size_t index, int64_t first_lbn) const {
@@ -209,38 +206,35 @@ void HddGeometry::AddSlipsAndDefects(const HddZone& zone, const std::string& lab
     }
   };
 
-  std::vector<int64_t> slips = zone.slips;
-  std::sort(slips.begin(), slips.end());
-  for (size_t i = 0; i < slips.size(); ++i) {
-    check_unit(slips[i], "slipped");
-    if (i > 0 && slips[i] == slips[i - 1]) Fail(label + "slip " + std::to_string(slips[i]) + " listed twice");
+  z->slips = zone.slips;
+  std::sort(z->slips.begin(), z->slips.end());
+  for (size_t i = 0; i < z->slips.size(); ++i) {
+    check_unit(z->slips[i], "slipped");
+    if (i > 0 && z->slips[i] == z->slips[i - 1]) Fail(label + "slip " + std::to_string(z->slips[i]) + " listed twice");
   }
   if (family_ == Family::kInRange) {
     // A unit's spares hold its slips; more slips than spares would leave LBNs homeless.
-    for (size_t i = 0; i < slips.size();) {
-      const int64_t period = slips[i] / z->period_sectors;
-      const size_t j =
-          std::lower_bound(slips.begin() + i, slips.end(), (period + 1) * z->period_sectors) - slips.begin();
+    for (size_t i = 0; i < z->slips.size();) {
+      const int64_t period = z->slips[i] / z->period_sectors;
+      const size_t j = std::lower_bound(z->slips.begin() + i, z->slips.end(), (period + 1) * z->period_sectors) -
+                       z->slips.begin();
       if (static_cast<int64_t>(j - i) > zone.spares) {
-        Fail(label + std::to_string(j - i) + " slips from sector " + std::to_string(slips[i]) + " on exceed the " +
+        Fail(label + std::to_string(j - i) + " slips from sector " + std::to_string(z->slips[i]) + " on exceed the " +
              std::to_string(zone.spares) + " spares that hold them");
       }
       i = j;
     }
   }
   // In a slip-to-end stream only a slip on a slot takes an LBN's place.
-  std::vector<int64_t> slip_keys;
-  for (int64_t slip : slips) {
+  for (int64_t slip : z->slips) {
     int64_t slot = slip;
     if (family_ == Family::kStream) {
       const int64_t in_period = slip % z->period_sectors - z->period_front;
       if (in_period < 0 || in_period >= z->period_usable) continue;
       slot = slip / z->period_sectors * z->period_usable + in_period;
     }
-    slip_keys.push_back(slot - static_cast<int64_t>(slip_keys.size()));
+    z->slip_keys.push_back(slot - static_cast<int64_t>(z->slip_keys.size()));
   }
-  z->slips = BucketedRank<int64_t>(std::move(slips));
-  z->slip_keys = BucketedRank<int64_t>(std::move(slip_keys));
   for (const auto& [defective, replacement] : zone.defects) {
     check_unit(defective, "defective");
     check_unit(replacement, "replacement");
@@ -261,13 +255,27 @@ void HddGeometry::AddSlipsAndDefects(const HddZone& zone, const std::string& lab
   }
 }
 
-// The last zone that starts at or before lbn (every zone holds LBNs).
+// Consecutive look-ups mostly stay in one zone, or alternate between two: a
+// new command's (mapped at its arrival) and the previous command's read-ahead
+// (replayed up to the new command's start). So the last two zones found are
+// tried first. An LBN's address is nearly always looked up by cylinder next
+// (its rotational position), so the zone found is the cylinder look-up's hint too.
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForLbn(int64_t lbn) const {
-  return zones_[zone_first_lbn_.UpperBound(lbn) - 1];
+  const size_t zone = lbn_hints_.Find(
+      [&](size_t i) { return lbn >= zones_[i].first_lbn && lbn < zones_[i].first_lbn + zones_[i].blocks; },
+      [&] { return UpperBoundIndex<int64_t>(zone_first_lbn_, lbn) - 1; });
+  cylinder_hints_.Offer(zone);
+  return zones_[zone];
 }
 
 const HddGeometry::ZoneInfo& HddGeometry::ZoneForCylinder(int cylinder) const {
-  return zones_[std::max<size_t>(zone_first_cylinder_.UpperBound(cylinder), 1) - 1];
+  const size_t zone = cylinder_hints_.Find(
+      [&](size_t i) {
+        return cylinder >= zones_[i].first_cylinder &&
+               (i + 1 == zones_.size() || cylinder < zones_[i + 1].first_cylinder);
+      },
+      [&] { return std::max<size_t>(UpperBoundIndex<int>(zone_first_cylinder_, cylinder), 1) - 1; });
+  return zones_[zone];
 }
 
 int64_t HddGeometry::PhysicalUnit(const ZoneInfo& z, int64_t x) const {
@@ -282,11 +290,13 @@ int64_t HddGeometry::PhysicalUnit(const ZoneInfo& z, int64_t x) const {
       // the front, the LBNs fill the period's last usable sectors.
       const int64_t start = x / z.period_usable * z.period_sectors;
       int64_t y = x % z.period_usable;
-      const int64_t earlier = static_cast<int64_t>(z.slips.LowerBound(start));
+      const size_t from = LowerBoundIndex<int64_t>(z.slips, start);
+      const int64_t earlier = static_cast<int64_t>(from);
       if (z.period_front > 0) {
-        y += z.period_front - (static_cast<int64_t>(z.slips.LowerBound(start + z.period_sectors)) - earlier);
+        const std::span<const int64_t> later = std::span<const int64_t>(z.slips).subspan(from);
+        y += z.period_front - static_cast<int64_t>(LowerBoundIndex(later, start + z.period_sectors));
       }
-      const int64_t passed = static_cast<int64_t>(keys.UpperBound(y + start - earlier));
+      const int64_t passed = static_cast<int64_t>(UpperBoundIndex<int64_t>(keys, y + start - earlier));
       return start + y + passed - earlier;
     }
     case Family::kTracks:
@@ -294,13 +304,13 @@ int64_t HddGeometry::PhysicalUnit(const ZoneInfo& z, int64_t x) const {
       break;
   }
   // Every slip before x's slot counts; slots then map onto the periods' usable sectors.
-  const int64_t slot = x + static_cast<int64_t>(keys.UpperBound(x));
+  const int64_t slot = x + static_cast<int64_t>(UpperBoundIndex<int64_t>(keys, x));
   if (z.period_usable == z.period_sectors) return slot;
   return slot / z.period_usable * z.period_sectors + z.period_front + slot % z.period_usable;
 }
 
 int64_t HddGeometry::SlipsIn(const ZoneInfo& z, int64_t from, int64_t to) {
-  return static_cast<int64_t>(z.slips.LowerBound(to) - z.slips.LowerBound(from));
+  return static_cast<int64_t>(LowerBoundIndex<int64_t>(z.slips, to) - LowerBoundIndex<int64_t>(z.slips, from));
 }
 
 int64_t HddGeometry::Remap(const ZoneInfo& z, int64_t unit) {
@@ -367,10 +377,9 @@ TrackRun HddGeometry::SectorRun(const ZoneInfo& z, int64_t x, int64_t limit) con
   }
   // The slips ahead on this stretch (rarely more than one): the run's LBNs take the
   // sectors between them in order.
-  const std::span<const int64_t> slips = z.slips.values();
-  const auto ahead = slips.begin() + static_cast<ptrdiff_t>(z.slips.LowerBound(first));
+  const auto ahead = z.slips.begin() + static_cast<ptrdiff_t>(LowerBoundIndex<int64_t>(z.slips, first));
   auto beyond = ahead;
-  while (beyond != slips.end() && *beyond < end) ++beyond;
+  while (beyond != z.slips.end() && *beyond < end) ++beyond;
   int64_t n = std::min(limit, end - first - (beyond - ahead));
   int64_t last = first + n - 1;
   for (auto slip = ahead; slip != beyond && *slip <= last; ++slip) ++last;
@@ -422,7 +431,7 @@ int64_t HddGeometry::TrackRotation(const ZoneInfo& z, int cylinder, int head) co
   int64_t skew = (track + (surfaces_ - 1) * c) * z.track_skew + c * z.cylinder_skew;
   if (!z.slips.empty() && SlipsShiftSkew(sparing_)) {
     const int64_t tracks_before = c * surfaces_ + (sparing_ == SparingScheme::kSectorsPerTrack ? track : 0);
-    skew += static_cast<int64_t>(z.slips.LowerBound(tracks_before * spt));
+    skew += static_cast<int64_t>(LowerBoundIndex<int64_t>(z.slips, tracks_before * spt));
   }
   const int64_t rotation = skew % spt;  // negative skews turn the other way
   return rotation < 0 ? rotation + spt : rotation;

@@ -3,9 +3,9 @@
 // cylinder, spares, slipped and remapped sectors, and the angle at which each
 // physical sector starts (track and cylinder skew). Follows DiskSim's
 // dm_layout_g1, every mapping and sparing scheme, so that DiskSim drive specs
-// map as DiskSim maps them. Immutable after construction, but for the memo of
-// track rotations and HddMap's memo of runs: one geometry serves one thread (its
-// drive's).
+// map as DiskSim maps them. Immutable after construction, but for the zone look-up
+// hints, the memo of track rotations and HddMap's memo of runs: one geometry
+// serves one thread (its drive's).
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_GEOMETRY_H_
 
@@ -16,7 +16,6 @@
 
 #include "models/device/hdd_map.h"
 #include "models/device/hdd_params.h"
-#include "sim/core/bucketed_rank.h"
 
 namespace ziosim {
 
@@ -71,11 +70,11 @@ class HddGeometry final : public HddMap {
     int cylinder_skew = 0;
     double track_skew_fraction = 0;  // sectors, from skews given in revolutions
     double cylinder_skew_fraction = 0;
-    BucketedRank<int64_t> slips;  // physical units, ascending, distinct
+    std::vector<int64_t> slips;  // physical units, ascending, distinct
     // slip_keys[i] = (slot of the i-th slip that takes a slot) - i: an LBN at slot x lies
-    // past that slip iff x >= slip_keys[i] (nondecreasing, so their rank counts the
+    // past that slip iff x >= slip_keys[i] (nondecreasing, so a binary search counts the
     // slips passed). Slots are physical units for kTracks and kInRange.
-    BucketedRank<int64_t> slip_keys;
+    std::vector<int64_t> slip_keys;
     std::vector<std::pair<int64_t, int64_t>> defects;  // (defective, replacement), by defective
   };
 
@@ -120,8 +119,30 @@ class HddGeometry final : public HddMap {
   static bool WholeSectorAngles(const ZoneInfo& z);
 
   std::vector<ZoneInfo> zones_;
-  BucketedRank<int64_t> zone_first_lbn_;  // zones_[i].first_lbn
-  BucketedRank<int> zone_first_cylinder_;
+  std::vector<int64_t> zone_first_lbn_;  // zones_[i].first_lbn, for binary search
+  std::vector<int> zone_first_cylinder_;
+  // The last two zones a look-up found, tried before a search.
+  struct ZoneHints {
+    size_t last = 0;
+    size_t earlier = 0;
+    // The zone `holds` accepts: one of the two, else the one `search` finds.
+    template <typename Holds, typename Search>
+    size_t Find(Holds holds, Search search) {
+      if (!holds(last)) {
+        std::swap(last, earlier);
+        if (!holds(last)) last = search();
+      }
+      return last;
+    }
+    // Makes `zone` the last one found.
+    void Offer(size_t zone) {
+      if (zone == last) return;
+      earlier = last;
+      last = zone;
+    }
+  };
+  mutable ZoneHints lbn_hints_;       // ZoneForLbn's
+  mutable ZoneHints cylinder_hints_;  // ZoneForCylinder's, and each zone ZoneForLbn finds
   // What AngleSlot needs of the track it saw last: the next command's first
   // track is often the read-ahead's, positioned (and its angle found) before. A
   // hit needs no zone: the memo holds the track's rotation (TrackRotation), its
