@@ -8,6 +8,7 @@
 // tables) of the same drive are checked the same way, LBN by LBN.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -83,6 +84,47 @@ TEST_P(LayoutOracleTest, EveryLbnMapsAsDiskSimMapsIt) {
     }
   }
   EXPECT_EQ(wrong, 0) << "of " << rows.size();
+}
+
+// The same answers whatever was asked before: a map remembers its recent runs (and
+// the zoned map its last track's rotation), so each look-up is checked against
+// DiskSim in orders that leave those memos in many states: descending, shuffled,
+// and a random block followed by the block after its track's run (a command and
+// its read-ahead's next track), on every scheme's drive, slips and defects
+// included. Each run, cut at several lengths, is also checked against a fresh map's.
+TEST_P(LayoutOracleTest, EveryLbnMapsAsDiskSimMapsItInAnyOrder) {
+  const std::string name = GetParam();
+  const HddLayout layout = ImportVariant(name);
+  const std::unique_ptr<HddMap> map = MakeHddMap(layout);
+  const HddMap& g = *map;
+  int64_t blocks = 0;
+  const std::vector<Row> rows = ReadMap(name, &blocks);
+  ASSERT_EQ(static_cast<int64_t>(rows.size()), g.total_blocks());
+  std::vector<int64_t> order;
+  for (int64_t lbn = blocks - 1; lbn >= 0; --lbn) order.push_back(lbn);
+  std::mt19937_64 rng(14);
+  std::vector<int64_t> shuffled(order);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  order.insert(order.end(), shuffled.begin(), shuffled.end());
+  for (int i = 0; i < 2000; ++i) {
+    const int64_t lbn = static_cast<int64_t>(rng() % static_cast<uint64_t>(blocks));
+    const int64_t next = lbn + MakeHddMap(layout)->RunOnTrack(lbn, INT64_MAX).blocks;
+    order.push_back(lbn);
+    if (next < blocks) order.push_back(next);
+  }
+  int wrong = 0;
+  for (const int64_t lbn : order) {
+    const Row& r = rows[static_cast<size_t>(lbn)];
+    bool same = g.Map(lbn) == r.address;
+    for (const int64_t max_blocks : {int64_t{1}, int64_t{2}, int64_t{5}, int64_t{64}, INT64_MAX}) {
+      const TrackRun got = g.RunOnTrack(lbn, max_blocks);
+      const TrackRun want = MakeHddMap(layout)->RunOnTrack(lbn, max_blocks);
+      same = same && got.start == want.start && got.blocks == want.blocks &&
+             got.physical_span == want.physical_span && got.sectors_per_track == want.sectors_per_track;
+    }
+    if (!same && ++wrong <= 5) ADD_FAILURE() << name << " LBN " << lbn << " differs from DiskSim or a fresh map";
+  }
+  EXPECT_EQ(wrong, 0) << "of " << order.size() << " look-ups";
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, LayoutOracleTest,
