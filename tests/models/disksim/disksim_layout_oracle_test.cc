@@ -86,9 +86,9 @@ TEST_P(LayoutOracleTest, EveryLbnMapsAsDiskSimMapsIt) {
   EXPECT_EQ(wrong, 0) << "of " << rows.size();
 }
 
-// The same answers whatever was asked before: a map remembers its recent runs (and
-// the zoned map its last track's rotation), so each look-up is checked against
-// DiskSim in orders that leave those memos in many states: descending, shuffled,
+// The same answers whatever was asked before: a map remembers its recent runs, so
+// each look-up is checked against DiskSim in orders that leave that memo in many
+// states: descending, shuffled,
 // and a random block followed by the block after its track's run (a command and
 // its read-ahead's next track), on every scheme's drive, slips and defects
 // included. Each run, cut at several lengths, is also checked against a fresh map's.
