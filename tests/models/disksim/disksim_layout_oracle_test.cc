@@ -88,10 +88,10 @@ TEST_P(LayoutOracleTest, EveryLbnMapsAsDiskSimMapsIt) {
 
 // The same answers whatever was asked before: a map remembers its recent runs, so
 // each look-up is checked against DiskSim in orders that leave that memo in many
-// states: descending, shuffled,
-// and a random block followed by the block after its track's run (a command and
-// its read-ahead's next track), on every scheme's drive, slips and defects
-// included. Each run, cut at several lengths, is also checked against a fresh map's.
+// states: descending, shuffled, and a random block followed by the block after its
+// track's run (a command and its read-ahead's next track), on every scheme's drive,
+// slips and defects included. Each run, cut at several lengths, is also checked
+// against a fresh map's.
 TEST_P(LayoutOracleTest, EveryLbnMapsAsDiskSimMapsItInAnyOrder) {
   const std::string name = GetParam();
   const HddLayout layout = ImportVariant(name);
@@ -115,6 +115,7 @@ TEST_P(LayoutOracleTest, EveryLbnMapsAsDiskSimMapsItInAnyOrder) {
   int wrong = 0;
   for (const int64_t lbn : order) {
     const Row& r = rows[static_cast<size_t>(lbn)];
+    ASSERT_EQ(r.lbn, lbn) << name << ".map lists its LBNs in order";
     bool same = g.Map(lbn) == r.address;
     for (const int64_t max_blocks : {int64_t{1}, int64_t{2}, int64_t{5}, int64_t{64}, INT64_MAX}) {
       const TrackRun got = g.RunOnTrack(lbn, max_blocks);
