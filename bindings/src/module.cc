@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -339,9 +338,9 @@ py::dict ValidateDisksim(const std::string& parv, const std::string& trace_path,
     // thread (memory flat in its length); a malformed line fails when the
     // replay reaches it.
     DisksimValidateTrace trace(trace_path);
-    DisksimImport drive = ImportDisksimDrive(parv);
+    DisksimImport drive = ImportDisksimDrive(parv, DisksimHost::kInTimes);
     ignored = drive.ignored;
-    name = drive.params.name.empty() ? std::filesystem::path(parv).stem().string() : drive.params.name;
+    name = drive.params.name;
     Simulation sim;
     HddDevice dev(&sim, name, std::move(drive.params), QueuePolicy::kFifo);
     ValidateRequestCallback on_request;

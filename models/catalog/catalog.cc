@@ -311,7 +311,7 @@ DriveSpec LoadCatalogEntry(const std::string& name) {
 }
 
 DriveSpec ImportDisksim(const std::string& path) {
-  DisksimImport imported = ImportDisksimDrive(path);
+  DisksimImport imported = ImportDisksimDrive(path, DisksimHost::kReplaced);
   DriveSpec spec;
   spec.kind = DriveSpec::Kind::kHdd;
   spec.name = fs::path(path).stem().string();

@@ -264,21 +264,41 @@ DriveBlocks FindDrive(const libparam::ParamFile& spec, const std::string& parv_p
   return drive;
 }
 
-// The model assumes the host side costs nothing (glossary, section 1, step 1): refuse
-// host components that would add time to every request.
-void CheckHost(const Block& block) {
-  IgnoredKeys unused;  // host blocks are not part of the drive: their other keys are not listed
+// The host side of the spec: the device driver and the controllers on the way to
+// the disk. The model assumes it costs nothing (glossary, section 1, step 1). Its
+// settings that would add time to every request are checked against DiskSim's ranges,
+// then refused when the times replayed include them, or listed as ignored when
+// ziosim's own host replaces DiskSim's. Its other keys are not the drive's: not listed.
+void CheckHost(const Block& block, DisksimHost host, IgnoredKeys* ignored) {
+  IgnoredKeys unused;
   BlockReader r(block, &unused);
+  auto adds_time = [&](const std::string& key, double modelled, const std::string& meaning) {
+    if (host == DisksimHost::kInTimes) {
+      r.Unmodelled(key, modelled, meaning);
+    } else if (const Param* p = block.Find(key); p != nullptr && NumberOf(p->value, Quote(key)) != modelled) {
+      ignored->Add(*p);
+    }
+  };
   if (block.type == "disksim_iodriver") {
-    r.Unmodelled("Constant access time", 0, "simulates the device instead of a constant access time");
+    // > 0: a fixed access time, the request never reaching the disk; -1 to -3: times
+    // taken from the trace (iodriver.modspec).
+    if (const Param* p = block.Find("Constant access time")) {
+      const double t = NumberOf(p->value, "'Constant access time'");
+      if (!(t >= 0 || t == -1 || t == -2 || t == -3)) {
+        Fail(p->value.where, "'Constant access time' = " + p->value.text + " is neither >= 0 nor -1, -2 or -3");
+      }
+    }
+    adds_time("Constant access time", 0, "simulates the device instead of a constant access time");
   } else if (block.type == "disksim_ctlr") {
     // DiskSim's type 2 (a 53C700-like controller, 0.5 ms x scale per message; it aborts
     // DiskSim's own validation runs) and type 3 (a caching controller, as in synthcachemem)
     // are controllers of their own; type 1 passes messages on after 1 ms x scale each
     // (disksim_ctlrdumb.c, PASSTHRU_DELAY).
-    r.Unmodelled("type", 1, "passes requests through the controller unchanged (types 2 and 3 are controller "
-                            "models): controller type");
-    r.Unmodelled("Scale for delays", 0, "charges nothing for messages through the controller: scale");
+    if (block.Find("type") != nullptr) r.Int("type", 1, 3);
+    if (block.Find("Scale for delays") != nullptr) r.Number("Scale for delays", 0);
+    adds_time("type", 1, "passes requests through the controller unchanged (types 2 and 3 are controller "
+                         "models): controller type");
+    adds_time("Scale for delays", 0, "charges nothing for messages through the controller: scale");
   }
 }
 
@@ -825,7 +845,7 @@ std::string DescribeDisks(const std::vector<DisksimDisk>& disks) {
   return text;
 }
 
-DisksimImport ImportDisksimDrive(const std::string& spec_path) {
+DisksimImport ImportDisksimDrive(const std::string& spec_path, DisksimHost host) {
   // "FILE.parv#disk2" names a disk of the topology, unless a file has that whole name.
   std::string parv_path = spec_path, disk_name;
   const size_t hash = spec_path.rfind('#');
@@ -839,8 +859,8 @@ DisksimImport ImportDisksimDrive(const std::string& spec_path) {
   DisksimImport result;
   const DriveBlocks drive = FindDrive(spec, parv_path, disk_name, &result.disks);
   result.disk = drive.instance;
-  for (const Block* block : drive.host) CheckHost(*block);
   IgnoredKeys ignored;
+  for (const Block* block : drive.host) CheckHost(*block, host, &ignored);
   result.params.name = drive.disk->name;
   result.params.source = parv_path;
   ReadDisk(*drive.disk, ReadBus(drive.bus, &ignored), &result.params, &ignored);

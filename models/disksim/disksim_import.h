@@ -32,19 +32,33 @@ struct DisksimDisk {
 struct DisksimImport {
   HddParams params;
   // One "file:line: key" per key present in the drive's blocks (disk, model, layout,
-  // zones, mechanics, the disk's bus) that the model does not use, each key once.
+  // zones, mechanics, the disk's bus) that the model does not use, each key once,
+  // and with DisksimHost::kReplaced the host settings that would add time.
   std::vector<std::string> ignored;
   // The topology's disks, in topology order, and the name of the one read.
   std::vector<DisksimDisk> disks;
   std::string disk;
 };
 
+// What an import makes of the spec's host side: the device driver and the
+// controllers between it and the disk.
+enum class DisksimHost {
+  // The drive replays a DiskSim trace whose times include the host side
+  // (validate-disksim, a drive fitted to such a trace): a host setting that
+  // would add time to each request, which the model lacks, is refused.
+  kInTimes,
+  // The drive serves ziosim's own host (a pool, a bench, the drive list): DiskSim's
+  // host side is not part of it, and such settings are listed as ignored.
+  kReplaced,
+};
+
 // Reads the drive described by the .parv file at `spec_path`: "FILE.parv#NAME" reads
 // the disk instance NAME of its topology (a spec may hold disks of several kinds),
 // plain "FILE.parv" DiskSim's device 0, the topology's first disk. The result has
-// been checked with HddParams::Validate(). Throws InputError; a NAME that is not one
-// of the topology's disks gives a one-line error that lists them.
-DisksimImport ImportDisksimDrive(const std::string& spec_path);
+// been checked with HddParams::Validate(); its name is the disk block's. Throws
+// InputError; a NAME that is not one of the topology's disks gives a one-line error
+// that lists them.
+DisksimImport ImportDisksimDrive(const std::string& spec_path, DisksimHost host = DisksimHost::kInTimes);
 
 // "disk0 (BLOCK), disk1 (BLOCK), ...".
 std::string DescribeDisks(const std::vector<DisksimDisk>& disks);

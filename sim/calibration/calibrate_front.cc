@@ -187,7 +187,7 @@ Json RunTrace(const CalibrateOptions& opt) {
   DisksimValidateTrace trace(opt.trace_path);
   const std::vector<ValidateRecord> records = ReadValidateRecords(trace);
   std::optional<HddParams> spec;
-  if (!opt.spec_path.empty()) spec = ImportDisksimDrive(opt.spec_path).params;
+  if (!opt.spec_path.empty()) spec = ImportDisksimDrive(opt.spec_path, DisksimHost::kInTimes).params;
   const HddTraceFitOptions inputs = FitInputs(opt, spec ? &*spec : nullptr);
   CheckTraceFitsCapacity(records, inputs.capacity_bytes, opt.trace_path);  // all of it, before anything is written
   const HddTraceFit fit = FitHddTrace(std::span(records).first(records.size() / 2), inputs);

@@ -96,7 +96,7 @@ void PrintTable(const std::vector<DriveSpec>& drives) {
 void PrintDisksimDisks(const std::string& spec, bool json) {
   constexpr std::string_view kPrefix = "disksim:";
   if (!spec.starts_with(kPrefix)) throw InputError("drives: \"" + spec + "\" is not disksim:FILE.parv");
-  const DisksimImport imported = ImportDisksimDrive(spec.substr(kPrefix.size()));
+  const DisksimImport imported = ImportDisksimDrive(spec.substr(kPrefix.size()), DisksimHost::kReplaced);
   const std::string& path = imported.params.source;  // the file, without #NAME
   if (json) {
     nlohmann::json disks = nlohmann::json::array();

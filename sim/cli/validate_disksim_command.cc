@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -153,9 +152,8 @@ void RunValidate(const ValidateOptions& opt) {
   std::vector<ValidateRecord> records;
   if (opt.calibrate) records = ReadValidateRecords(trace);
 
-  DisksimImport drive = ImportDisksimDrive(opt.parv_path);
-  const std::string name =
-      drive.params.name.empty() ? std::filesystem::path(opt.parv_path).stem().string() : drive.params.name;
+  DisksimImport drive = ImportDisksimDrive(opt.parv_path, DisksimHost::kInTimes);
+  const std::string name = drive.params.name;
   Simulation sim;
   HddDevice dev(&sim, name, std::move(drive.params), QueuePolicy::kFifo);
 

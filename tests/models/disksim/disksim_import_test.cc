@@ -9,7 +9,10 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "models/catalog/catalog.h"
 #include "models/device/hdd_geometry.h"
 #include "sim/core/status.h"
 
@@ -331,14 +334,14 @@ class SyntheticDrive {
   std::string Path(const std::string& file) const { return (dir_ / file).string(); }
 
   // `disk`: "" for the spec's default disk, or "#NAME".
-  DisksimImport Import(const std::string& disk = "") {
+  DisksimImport Import(const std::string& disk = "", DisksimHost host = DisksimHost::kInTimes) {
     for (const auto& [name, text] : files_) std::ofstream(dir_ / name, std::ios::binary) << text;
-    return ImportDisksimDrive(Path("t.parv") + disk);
+    return ImportDisksimDrive(Path("t.parv") + disk, host);
   }
 
-  std::string ErrorOfImport(const std::string& disk = "") {
+  std::string ErrorOfImport(const std::string& disk = "", DisksimHost host = DisksimHost::kInTimes) {
     try {
-      Import(disk);
+      Import(disk, host);
     } catch (const InputError& e) {
       return e.what();
     }
@@ -563,6 +566,55 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
     EXPECT_EQ(drive.ErrorOfImport(),
               drive.Where("t.model", "Seek type") +
                   ": seek type 'spline' does not exist (extracted, hpl, hplplus10, linear, curve, constant)");
+  }
+}
+
+// DiskSim's host side (device driver, controllers) would add time to every request. A
+// replay of DiskSim's own trace needs it, so a setting the model lacks is refused; a
+// drive serving ziosim's host (a pool) takes none of it, so the setting is listed as
+// ignored. Either way, a value DiskSim refuses is refused.
+TEST(DisksimImportTest, HostSideRefusedInReplayedTimesIgnoredUnderZiosimsHost) {
+  SyntheticDrive drive;
+  const std::vector<std::string> before = drive.Import("", DisksimHost::kReplaced).ignored;
+  std::set<std::string> plain(before.begin(), before.end());
+  drive.Replace("t.parv", "Constant access time = 0.0", "Constant access time = -1.0");
+  drive.Replace("t.parv", "CTLR0 { type = 1, Scale for delays = 0.0 }", "CTLR0 { type = 3, Scale for delays = 2.0 }");
+  EXPECT_EQ(drive.ErrorOfImport("", DisksimHost::kInTimes),
+            drive.Where("t.parv", "Constant access time") +
+                ": 'Constant access time' = -1.0 is not supported: the model simulates the device instead of a "
+                "constant access time (0)");
+  const DisksimImport replaced = drive.Import("", DisksimHost::kReplaced);
+  std::set<std::string> ignored(replaced.ignored.begin(), replaced.ignored.end());
+  for (const auto& [needle, key] : {std::pair{"Constant access time", "Constant access time"},
+                                    std::pair{"CTLR0", "type"}, std::pair{"CTLR0", "Scale for delays"}}) {
+    EXPECT_EQ(ignored.erase(drive.Where("t.parv", needle) + ": " + key), 1u) << key;
+  }
+  // Nothing else moved, but that a key is listed once: the controller's type stands
+  // for the disk bus's, listed before.
+  EXPECT_EQ(plain.erase(drive.Where("t.parv", "type = 1,\n   Arbitration time") + ": type"), 1u);
+  EXPECT_EQ(ignored, plain);
+  EXPECT_EQ(replaced.params.name, "D");
+  EXPECT_EQ(replaced.params.queue_depth, 4);
+  // A pool takes its disksim: drives this way.
+  EXPECT_EQ(ResolveDrive("disksim:" + drive.Path("t.parv")).hdd.queue_depth, 4);
+
+  for (const DisksimHost host : {DisksimHost::kInTimes, DisksimHost::kReplaced}) {
+    {
+      SyntheticDrive bad;
+      bad.Replace("t.parv", "CTLR0 { type = 1", "CTLR0 { type = 4");
+      EXPECT_EQ(bad.ErrorOfImport("", host), bad.Where("t.parv", "CTLR0") + ": 'type' = 4 is outside 1..3");
+    }
+    {
+      SyntheticDrive bad;
+      bad.Replace("t.parv", "Scale for delays = 0.0", "Scale for delays = -1");
+      EXPECT_EQ(bad.ErrorOfImport("", host), bad.Where("t.parv", "CTLR0") + ": 'Scale for delays' must be at least 0");
+    }
+    {
+      SyntheticDrive bad;
+      bad.Replace("t.parv", "Constant access time = 0.0", "Constant access time = -0.5");
+      EXPECT_EQ(bad.ErrorOfImport("", host), bad.Where("t.parv", "Constant access time") +
+                                                 ": 'Constant access time' = -0.5 is neither >= 0 nor -1, -2 or -3");
+    }
   }
 }
 
