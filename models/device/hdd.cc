@@ -679,8 +679,9 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   const int keep = append >= 0 ? append : cache_.Victim(/*for_write=*/true);
   // DiskSim 4.0's "extra write disconnect": a write into the most recently used
   // segment, behind a write it does not continue, reconnects at the end with
-  // the cheaper "other" reselect (HP C2247A's 'Trip' writes).
-  const bool extra_disconnect = io.extra_write_disconnect && keep == cache_.MostRecent() &&
+  // the cheaper "other" reselect (HP C2247A's 'Trip' writes); never on a drive
+  // that never disconnects (disk_buffer_select_segment).
+  const bool extra_disconnect = io.extra_write_disconnect && !io.never_disconnect && keep == cache_.MostRecent() &&
                                 cache_.at(keep).holds_write && cache_.at(keep).end != lbn;
   cache_.Invalidate(lbn, lbn + n, keep);
   if (append >= 0) {
@@ -694,9 +695,12 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);
   }
-  const SimTime reselect = io.never_disconnect ? 0
-                           : io.bus_arbitration_ns + (extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns);
-  return media_end + Ps(reselect) + Ps(io.write_completion_ns);
+  // Its data in, a write-through command lets the bus go until its sectors are on the
+  // platter, on a drive that never disconnects too (DiskSim's disk_buffer_transfer_size
+  // ends every such transfer with a disconnect): its completion wins the bus again and
+  // reselects the host.
+  const SimTime reselect = extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
+  return media_end + Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
 }
 
 int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) const {

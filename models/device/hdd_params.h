@@ -140,11 +140,12 @@ struct HddInterface {
   // DiskSim's "extra write disconnect" (HP C2247A): accepted and recorded, modelled
   // only through its media gating; see HddModel.
   bool extra_write_disconnect = false;
-  // DiskSim's "Never disconnect": the drive keeps the bus from the command to its
-  // completion, so no transfer pays a reselection.
+  // DiskSim's "Never disconnect": the drive keeps the bus from a read's command to its
+  // completion, so it pays no reselection; a write-through write still lets the bus go
+  // while its sectors are written (DiskSim's disk_buffer_transfer_size).
   bool never_disconnect = false;
   // DiskSim's bus "Arbitration time": paid each time the disk's bus changes hands, to
-  // deliver the command and at each reconnection of a disconnected drive.
+  // deliver the command and at each reconnection.
   SimTime bus_arbitration_ns = 0;
 };
 

@@ -306,15 +306,13 @@ struct BusTimesMs {
   double read = 0;
   double write = 0;
   double arbitration = 0;
-  const Param* arbitration_key = nullptr;
 };
 
 BusTimesMs ReadBus(const Block* bus, IgnoredKeys* ignored) {
   if (bus == nullptr) return {};
   BlockReader r(*bus, ignored);
   BusTimesMs times{r.Number("Read block transfer time", 0), r.Number("Write block transfer time", 0)};
-  times.arbitration_key = r.Optional("Arbitration time");
-  if (times.arbitration_key != nullptr) times.arbitration = r.Number("Arbitration time", 0);
+  if (r.Optional("Arbitration time") != nullptr) times.arbitration = r.Number("Arbitration time", 0);
   r.Finish();
   return times;
 }
@@ -357,14 +355,7 @@ void ReadInterface(BlockReader& r, const BusTimesMs& bus, HddInterface* out) {
   out->immediate_partial_hit = r.Flag("Immed transfer partial hit");
   out->extra_write_disconnect = r.Flag("Extra write disconnect");
   out->never_disconnect = r.Flag("Never disconnect");
-  // Checked against DiskSim only on drives that disconnect: with 'Never disconnect'
-  // (the DEC RZ26) DiskSim charges reads and writes differently, which is not modelled.
   out->bus_arbitration_ns = MsToNs(bus.arbitration);
-  if (out->never_disconnect && out->bus_arbitration_ns > 0) {
-    Fail(bus.arbitration_key->value.where,
-         "'Arbitration time' > 0 with 'Never disconnect' = 1 is not supported: the model charges arbitration only "
-         "to drives that disconnect");
-  }
 }
 
 void ReadCache(BlockReader& r, HddCache* out) {

@@ -192,14 +192,18 @@ TEST(HddDeviceTest, ReadAnyFreeBlocksKeepsWhatPassedUnderTheHead) {
   }
 }
 
-// Never disconnect: no reselection. A 1-block read of sector 50 from t=0 ends on the
-// media at 5.1 ms; a disconnected drive then reselects (0.2 ms) and prepares the data
-// (0.1 ms) before sending it (10 us); one that stays connected sends it at once. A
-// write-through write likewise saves the reselection before its completion.
-TEST(HddDeviceTest, NeverDisconnectSkipsTheReselection) {
+// Never disconnect: a read keeps the bus. A 1-block read of sector 50 from t=0 ends on
+// the media at 5.1 ms; a disconnected drive then wins the bus again (0.05 ms),
+// reselects (0.2 ms) and prepares the data (0.1 ms) before sending it (10 us); one that
+// stays connected sends it at once (the command's own arbitration hides in the
+// rotational wait). A write-through write lets the bus go while its sector is written,
+// on both drives (DiskSim 4.0's disk_buffer_transfer_size), so its completion wins the
+// bus and reselects on both: sector 70 starts at 27 ms, the data are in at 20.16 ms.
+TEST(HddDeviceTest, NeverDisconnectKeepsTheBusForReadsButNotForWriteThroughWrites) {
   for (bool never_disconnect : {false, true}) {
     HddParams p = ToyDrive();
     p.cache.read_ahead_scheme = 0;
+    p.interface.bus_arbitration_ns = MsToNs(0.05);
     p.interface.first_reselect_ns = MsToNs(0.2);
     p.interface.data_prep_ns = MsToNs(0.1);
     p.interface.never_disconnect = never_disconnect;
@@ -207,11 +211,37 @@ TEST(HddDeviceTest, NeverDisconnectSkipsTheReselection) {
     HddDevice disk(&sim, "d0", p);
     Driver drv(&sim, &disk);
     drv.ReadAt(0, 50, 1);
-    drv.WriteAt(MsToNs(20), 70, 1);  // sector 70 starts at 27 ms: data (20.11 ms) are ready
+    drv.WriteAt(MsToNs(20), 70, 1);
     sim.Run();
-    EXPECT_EQ(drv.service[0], never_disconnect ? MsToNs(5.1 + 0.01) : MsToNs(5.1 + 0.3 + 0.01));
-    EXPECT_EQ(drv.service[1], never_disconnect ? MsToNs(7.1) : MsToNs(7.3));
+    EXPECT_EQ(drv.service[0], never_disconnect ? MsToNs(5.1 + 0.01) : MsToNs(5.1 + 0.35 + 0.01));
+    EXPECT_EQ(drv.service[1], MsToNs(7.1 + 0.25));
   }
+}
+
+// DiskSim 4.0's extra write disconnect: a write into the write segment behind a write it
+// does not continue reconnects at its end with the "other" reselect (0.1 ms, not the
+// first's 0.2 ms), but never on a drive that never disconnects, where DiskSim does not
+// mark it (disk_buffer_select_segment). Both writes land at 20 + 7.1 ms on both drives.
+TEST(HddDeviceTest, ExtraWriteDisconnectReselectsCheaperUnlessTheDriveNeverDisconnects) {
+  SimTime second[2] = {};
+  for (bool never_disconnect : {false, true}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.separate_write_segment = true;
+    p.interface.extra_write_disconnect = true;
+    p.interface.first_reselect_ns = MsToNs(0.2);
+    p.interface.other_reselect_ns = MsToNs(0.1);
+    p.interface.never_disconnect = never_disconnect;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.WriteAt(MsToNs(20), 70, 1);
+    drv.WriteAt(MsToNs(100), 170, 1);  // on the next track, sector 70 again
+    sim.Run();
+    EXPECT_EQ(drv.service[0], MsToNs(7.1 + 0.2)) << never_disconnect;
+    second[never_disconnect ? 1 : 0] = drv.service[1];
+  }
+  EXPECT_EQ(second[1] - second[0], MsToNs(0.1));
 }
 
 // A maximum read-ahead of 0 reads a segment's worth (200 blocks): past the request's

@@ -415,10 +415,8 @@ TEST(DisksimImportTest, ReadsTheDiskBussArbitrationTime) {
   SyntheticDrive drive;
   drive.Replace("t.parv", "Arbitration time = 0.0", "Arbitration time = 0.02");
   EXPECT_EQ(drive.Import().params.interface.bus_arbitration_ns, 20000);
-  drive.Replace("t.diskspecs", "Never disconnect = 0", "Never disconnect = 1");
-  EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "Arbitration time") +
-                                       ": 'Arbitration time' > 0 with 'Never disconnect' = 1 is not supported: the "
-                                       "model charges arbitration only to drives that disconnect");
+  drive.Replace("t.diskspecs", "Never disconnect = 0", "Never disconnect = 1");  // a bus held, or not
+  EXPECT_EQ(drive.Import().params.interface.bus_arbitration_ns, 20000);
   drive.Replace("t.parv", "Arbitration time = 0.02", "Arbitration time = -1");
   EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.parv", "Arbitration time") + ": 'Arbitration time' must be at least 0");
 }
