@@ -152,6 +152,7 @@ class HddDevice::Impl {
 
   int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   int64_t ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  bool ExtraWriteDisconnect(int seg, int64_t lbn, int64_t t) const;
   int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg);
   int64_t HitReadyPs(int64_t t, bool sneaky) const;
   int64_t CompleteRead(int seg, int64_t done_ps);
@@ -176,7 +177,13 @@ class HddDevice::Impl {
                     bool positioned = false, ZeroLatency zero_latency = ZeroLatency::kNone);
   bool SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st);
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
-  int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark) const;
+  int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark, bool sending) const;
+  // A disconnected drive's way back to sending data: it wins the bus, reselects the
+  // host and prepares the data.
+  int64_t ReconnectPs() const {
+    const HddInterface& io = p_.interface;
+    return Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
+  }
   void DropLeadingBlocks(int64_t blocks);
   int64_t ReadWatermark(int64_t n) const;
 
@@ -229,8 +236,11 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const int64_t arm_start = ArmStart(t, cmd_done);
 
   // A partial hit sends its cached head at once, then the rest comes from the media.
-  // A drive that never disconnects is ready to send as soon as the command is done.
-  int64_t cached = 0, bus_free = io.never_disconnect ? cmd_done + Ps(io.data_prep_ns) : 0;
+  // A drive that never disconnects is ready to send as soon as the command is done;
+  // another disconnects then, and reconnects no sooner than that takes.
+  int64_t cached = 0;
+  int64_t bus_free = io.never_disconnect ? cmd_done + Ps(io.data_prep_ns)
+                                         : cmd_done + Ps(io.read_disconnect_ns[prev()]) + ReconnectPs();
   if (seg >= 0 && io.immediate_partial_hit) {
     bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
     cached = cache_.at(seg).end - lbn;
@@ -240,7 +250,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   bd->wait_ns = RoundNs(arm_start - cmd_done);
-  const int64_t sent = BusPipeline(bus_free, b, ReadWatermark(media_n));
+  const int64_t sent = BusPipeline(bus_free, b, ReadWatermark(media_n), cached > 0);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
   const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
@@ -281,7 +291,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
                                       /*is_write=*/false, bd, /*positioned=*/true);
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
-  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n - cached));
+  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n - cached), cached > 0);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
   cache_.Touch(seg);
@@ -346,11 +356,12 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // Sends the sectors of runs_ over the bus as they land. The disk connects once
 // `watermark` sectors are buffered (paying reselect and data preparation) and,
 // if it may not hold the bus, reconnects the same way whenever the buffer ran dry.
-int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark) const {
+int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending) const {
   const HddInterface& io = p_.interface;
-  const int64_t reconnect = Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns) + Ps(io.data_prep_ns);
+  const int64_t reconnect = ReconnectPs();
+  const int64_t disconnect = Ps(io.read_disconnect_ns[prev()]);
   int64_t seen = 0;
-  bool connected = io.never_disconnect;
+  bool connected = io.never_disconnect || sending;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
   for (const MediaRun& r : runs_) {
     if (!connected && seen + r.blocks >= watermark) {
@@ -358,7 +369,9 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
       bus_free = std::max(bus_free, wth + reconnect) + seen * b;  // earlier runs are all buffered
       connected = true;
     } else if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
-      bus_free = r.first_ready_ps() + reconnect;
+      // The buffer ran dry: the drive lets the bus go, and is back once the next
+      // sector is in and the disconnect is over.
+      bus_free = std::max(r.first_ready_ps(), bus_free + disconnect) + reconnect;
     }
     seen += r.blocks;
     if (!connected) continue;
@@ -639,19 +652,43 @@ int64_t HddDevice::Impl::WriteSectors(int64_t data_start_ps, int64_t b, int64_t 
   return end;
 }
 
+// DiskSim 4.0's "extra write disconnect" (HP C2247A's 'Trip' writes): a write arriving
+// at `t` for segment `seg`, the most recently used, behind a write it does not continue
+// (disk_buffer_select_segment). Never on a drive that never disconnects, nor while a
+// destage holds the mechanism (the write then disconnects as usual, disk_write_arrive).
+bool HddDevice::Impl::ExtraWriteDisconnect(int seg, int64_t lbn, int64_t t) const {
+  const HddInterface& io = p_.interface;
+  return io.extra_write_disconnect && !io.never_disconnect && arm_free_ps_ <= t && seg == cache_.MostRecent() &&
+         cache_.at(seg).holds_write && cache_.at(seg).end != lbn;
+}
+
 int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
   const HddInterface& io = p_.interface;
   const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
   const int64_t b = Ps(io.bus_write_block_ns);
   const int64_t arrive = t + Ps(io.per_request_ns);
-  const int64_t overhead = Ps(write_back ? io.write_hit_ns[prev()] : io.write_miss_ns[prev()]);
-  const int64_t cmd_done = arrive + overhead;
-
-  // Only max_write_segments segments may hold unwritten data: a write that cannot
-  // append to the one being written waits for the destage in progress.
   const int append = p_.cache.combine_seq_writes ? cache_.FindWriteAppend(lbn, t) : -1;
-  const bool must_wait = write_back && append < 0 && p_.cache.max_write_segments <= 1;
-  const int64_t data_start = (must_wait ? std::max(cmd_done, arm_free_ps_) : cmd_done) + Ps(io.data_prep_ns);
+  const int keep = append >= 0 ? append : cache_.Victim(/*for_write=*/true);
+  const bool extra_disconnect = ExtraWriteDisconnect(keep, lbn, t);
+  // The command's overhead holds the mechanism back; an extra write disconnect's, a
+  // seek delta more.
+  const int64_t cmd_done =
+      arrive + (extra_disconnect ? Ps(io.extradisc_command_ns + io.extradisc_seek_delta_ns)
+                                 : Ps(write_back ? io.write_hit_ns[prev()] : io.write_miss_ns[prev()]));
+
+  // The data come once the command is done. After an extra write disconnect, they come
+  // once the drive has disconnected, paused and reconnected. Only max_write_segments
+  // segments may hold unwritten data: a write that cannot append to the one being
+  // written while a destage is in progress disconnects, and reconnects when that is done.
+  const bool waits_for_destage =
+      write_back && append < 0 && p_.cache.max_write_segments <= 1 && arm_free_ps_ > t;
+  int64_t data_start = cmd_done + Ps(io.data_prep_ns);
+  if (extra_disconnect) {
+    data_start = arrive + Ps(io.extradisc_command_ns + io.extradisc_disconnect_ns + io.extradisc_inter_disconnect_ns) +
+                 ReconnectPs();
+  } else if (waits_for_destage) {
+    data_start = std::max(arm_free_ps_, cmd_done + Ps(io.write_disconnect_ns)) + ReconnectPs();
+  }
 
   int64_t arm_start = ArmStart(t, cmd_done);
   const bool continues_stream = lbn == last_write_end_lbn_;
@@ -676,13 +713,6 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   arm_free_ps_ = media_end;
   last_write_end_lbn_ = lbn + n;
 
-  const int keep = append >= 0 ? append : cache_.Victim(/*for_write=*/true);
-  // DiskSim 4.0's "extra write disconnect": a write into the most recently used
-  // segment, behind a write it does not continue, reconnects at the end with
-  // the cheaper "other" reselect (HP C2247A's 'Trip' writes); never on a drive
-  // that never disconnects (disk_buffer_select_segment).
-  const bool extra_disconnect = io.extra_write_disconnect && !io.never_disconnect && keep == cache_.MostRecent() &&
-                                cache_.at(keep).holds_write && cache_.at(keep).end != lbn;
   cache_.Invalidate(lbn, lbn + n, keep);
   if (append >= 0) {
     cache_.Extend(keep, lbn + n);
@@ -698,9 +728,11 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   // Its data in, a write-through command lets the bus go until its sectors are on the
   // platter, on a drive that never disconnects too (DiskSim's disk_buffer_transfer_size
   // ends every such transfer with a disconnect): its completion wins the bus again and
-  // reselects the host.
+  // reselects the host, once the disconnect is over.
   const SimTime reselect = extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
-  return media_end + Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
+  const SimTime disconnect = extra_disconnect ? io.extradisc_second_disconnect_ns : io.write_disconnect_ns;
+  const int64_t disconnected = data_start + n * b + Ps(disconnect);
+  return std::max(media_end, disconnected) + Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
 }
 
 int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) const {

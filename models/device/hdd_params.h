@@ -137,9 +137,21 @@ struct HddInterface {
   double write_watermark = 0;
   bool watermark_by_request_size = true;
   bool immediate_partial_hit = true;  // send the cached head of a partial hit at once
-  // DiskSim's "extra write disconnect" (HP C2247A): accepted and recorded, modelled
-  // only through its media gating; see HddModel.
+  // DiskSim's "extra write disconnect" (HP C2247A). A drive with it writes to the media
+  // only once a minimum of a write's data is in its buffer, and a write into the most
+  // recently used segment behind a write it does not continue (DiskSim marks it in
+  // disk_buffer_select_segment) goes another way: its command takes
+  // extradisc_command_ns (the mechanism waits extradisc_seek_delta_ns more), it
+  // disconnects (extradisc_disconnect_ns), pauses (extradisc_inter_disconnect_ns,
+  // unscaled), reconnects for its data, disconnects again after them
+  // (extradisc_second_disconnect_ns) and reconnects for its completion with the
+  // "other" reselect.
   bool extra_write_disconnect = false;
+  SimTime extradisc_command_ns = 0;
+  SimTime extradisc_seek_delta_ns = 0;
+  SimTime extradisc_disconnect_ns = 0;
+  SimTime extradisc_inter_disconnect_ns = 0;
+  SimTime extradisc_second_disconnect_ns = 0;
   // DiskSim's "Never disconnect": the drive keeps the bus from a read's command to its
   // completion, so it pays no reselection; a write-through write still lets the bus go
   // while its sectors are written (DiskSim's disk_buffer_transfer_size).

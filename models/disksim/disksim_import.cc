@@ -321,8 +321,8 @@ BusTimesMs ReadBus(const Block* bus, IgnoredKeys* ignored) {
 // The disk block (.diskspecs).
 
 void ReadInterface(BlockReader& r, const BusTimesMs& bus, HddInterface* out) {
-  // Every overhead scales, except the minimum seek delay (and the Extradisc
-  // inter-disconnect delay, which the model does not use).
+  // Every overhead scales, except the minimum seek delay and the Extradisc
+  // inter-disconnect delay (as in DiskSim 4.0).
   const double scale = r.Number("Time scale for overheads", 0);
   auto overhead = [&](const std::string& key) { return r.Ms(key, scale); };
   // A transfer runs at the slower of the disk's interface and its bus.
@@ -354,6 +354,13 @@ void ReadInterface(BlockReader& r, const BusTimesMs& bus, HddInterface* out) {
   out->watermark_by_request_size = r.Flag("Set watermark by reqsize");
   out->immediate_partial_hit = r.Flag("Immed transfer partial hit");
   out->extra_write_disconnect = r.Flag("Extra write disconnect");
+  if (out->extra_write_disconnect) {  // otherwise unused, and listed as ignored
+    out->extradisc_command_ns = overhead("Extradisc command overhead");
+    out->extradisc_seek_delta_ns = overhead("Extradisc seek delta");
+    out->extradisc_disconnect_ns = overhead("Extradisc disconnect overhead");
+    out->extradisc_inter_disconnect_ns = r.Ms("Extradisc inter-disconnect delay");
+    out->extradisc_second_disconnect_ns = overhead("Extradisc 2nd disconnect overhead");
+  }
   out->never_disconnect = r.Flag("Never disconnect");
   out->bus_arbitration_ns = MsToNs(bus.arbitration);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 #include <vector>
 
 #include "sim/core/random.h"
@@ -242,6 +243,85 @@ TEST(HddDeviceTest, ExtraWriteDisconnectReselectsCheaperUnlessTheDriveNeverDisco
     second[never_disconnect ? 1 : 0] = drv.service[1];
   }
   EXPECT_EQ(second[1] - second[0], MsToNs(0.1));
+}
+
+// A drive that disconnects after a read's command reconnects no sooner than the
+// disconnect is over: a 1-block read of sector 50 from t=0 is on the media 5.0-5.1 ms,
+// then the drive reselects (0.2 ms), prepares the data (0.1 ms) and sends them (10 us):
+// at 5.41 ms after a 2 ms disconnect, at 6.31 ms after a 6 ms one. Likewise when the
+// buffer runs dry: a 60-block read of 50 takes sectors 50-99 at 5.0-10.0 ms and, past
+// a head switch, sectors 0-9 of the next track at 20.0-21.0 ms. Without a disconnect
+// overhead it ends at 21.01 ms; with 10.5 ms, the first reconnection waits until 10.8,
+// the first run is sent by 11.3, and the second reconnection waits until 21.8: 22.2 ms.
+TEST(HddDeviceTest, ReadReconnectsOnceItsDisconnectIsOver) {
+  for (const auto& [lbn, blocks, disconnect_ms, service_ms] :
+       {std::tuple{50, 1, 2.0, 5.41}, std::tuple{50, 1, 6.0, 6.31}, std::tuple{50, 60, 0.0, 21.01},
+        std::tuple{50, 60, 10.5, 22.2}}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.interface.first_reselect_ns = MsToNs(0.2);
+    p.interface.data_prep_ns = MsToNs(0.1);
+    p.interface.read_disconnect_ns[0] = p.interface.read_disconnect_ns[1] = MsToNs(disconnect_ms);
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, lbn, blocks);
+    sim.Run();
+    EXPECT_EQ(drv.service[0], MsToNs(service_ms)) << blocks << " blocks, disconnect " << disconnect_ms;
+  }
+}
+
+// A write-through write's completion reconnects once the disconnect after its data is
+// over: a 1-block write of sector 70 at 20 ms has its data in at 20.11 ms and is on the
+// platter at 27.1 ms; it completes 0.2 ms (reselection) later, or after an 8 ms
+// disconnect (28.11 ms) and the reselection: 8.31 ms after it arrived.
+TEST(HddDeviceTest, WriteCompletesOnceTheDisconnectAfterItsDataIsOver) {
+  for (const auto& [disconnect_ms, service_ms] : {std::pair{2.0, 7.3}, std::pair{8.0, 8.31}}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.interface.first_reselect_ns = MsToNs(0.2);
+    p.interface.data_prep_ns = MsToNs(0.1);
+    p.interface.write_disconnect_ns = MsToNs(disconnect_ms);
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.WriteAt(MsToNs(20), 70, 1);
+    sim.Run();
+    EXPECT_EQ(drv.service[0], MsToNs(service_ms)) << disconnect_ms;
+  }
+}
+
+// An extra write disconnect's own overheads. The second write (sector 70 of head 1, at
+// 100 ms) follows one it does not continue into the write segment: its command takes
+// 0.6 ms, the mechanism waits a seek delta more, the drive disconnects (0.05 ms),
+// pauses (0.4 ms) and reconnects (0.3 ms): its data are in at 101.36 ms. With a 9 ms
+// second disconnect the write completes at max(107.1 on the platter, 110.36) + 0.1
+// ("other" reselect): 10.46 ms. With a 6.6 ms seek delta the head, ready at 107.7 ms,
+// misses sector 70 and writes it a revolution later: 117.2 ms.
+TEST(HddDeviceTest, ExtraWriteDisconnectTakesItsOwnOverheads) {
+  for (const auto& [seek_delta_ms, second_disconnect_ms, service_ms] :
+       {std::tuple{0.25, 9.0, 10.46}, std::tuple{6.6, 0.1, 17.2}}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.separate_write_segment = true;
+    p.interface.first_reselect_ns = MsToNs(0.2);
+    p.interface.other_reselect_ns = MsToNs(0.1);
+    p.interface.data_prep_ns = MsToNs(0.1);
+    p.interface.extra_write_disconnect = true;
+    p.interface.extradisc_command_ns = MsToNs(0.6);
+    p.interface.extradisc_seek_delta_ns = MsToNs(seek_delta_ms);
+    p.interface.extradisc_disconnect_ns = MsToNs(0.05);
+    p.interface.extradisc_inter_disconnect_ns = MsToNs(0.4);
+    p.interface.extradisc_second_disconnect_ns = MsToNs(second_disconnect_ms);
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.WriteAt(MsToNs(20), 70, 1);
+    drv.WriteAt(MsToNs(100), 170, 1);
+    sim.Run();
+    EXPECT_EQ(drv.service[0], MsToNs(7.3));
+    EXPECT_EQ(drv.service[1], MsToNs(service_ms)) << seek_delta_ms;
+  }
 }
 
 // A maximum read-ahead of 0 reads a segment's worth (200 blocks): past the request's
