@@ -247,10 +247,11 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
     bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
   }
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
+  const int64_t watermark = ReadWatermark(media_n);  // its floating point overlaps the walk
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   bd->wait_ns = RoundNs(arm_start - cmd_done);
-  const int64_t sent = BusPipeline(bus_free, b, ReadWatermark(media_n), cached > 0);
+  const int64_t sent = BusPipeline(bus_free, b, watermark, cached > 0);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
   const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
