@@ -321,12 +321,15 @@ int64_t HddDevice::Impl::ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int se
 
 // When a read hit arriving at `t` may start sending from the buffer. Unless the
 // drive allows "sneaky" hits of its kind, a hit that arrives while a destage holds
-// the mechanism waits for it, like a miss (DiskSim's disk_read_arrive takes the
-// hit path only if no access holds the arm or it can be stopped).
+// the mechanism is taken like a miss (DiskSim's disk_read_arrive takes the hit path
+// only if no access holds the arm or it can be stopped): it disconnects after a miss's
+// command overhead and reconnects once the destage is over.
 int64_t HddDevice::Impl::HitReadyPs(int64_t t, bool sneaky) const {
   const HddInterface& io = p_.interface;
-  const int64_t ready = t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]);
-  return sneaky ? ready : std::max(ready, arm_free_ps_);
+  const int64_t arrive = t + Ps(io.per_request_ns);
+  if (sneaky || arm_free_ps_ <= t || io.never_disconnect) return arrive + Ps(io.read_hit_ns[prev()]);
+  const int64_t disconnected = arrive + Ps(io.read_miss_ns[prev()]) + Ps(io.read_disconnect_ns[prev()]);
+  return std::max(arm_free_ps_, disconnected) + Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns);
 }
 
 // A read completes at `done_ps`; returns done_ps. With preseeking, a read whose media

@@ -324,6 +324,35 @@ TEST(HddDeviceTest, ExtraWriteDisconnectTakesItsOwnOverheads) {
   }
 }
 
+// A read hit that arrives while a destage holds the mechanism. The write of sector 70
+// at 0 is in the buffer at 0.11 ms and on the platter 7.0-7.1 ms; the read of it at 1 ms
+// hits. A "sneaky" hit is sent at once: 1 + 0.05 (hit overhead) + 0.1 (preparation) +
+// 0.01 ms. Otherwise DiskSim takes it like a miss: it disconnects after a miss's
+// overhead (0.3 ms) and the disconnect (0.2 ms), and reconnects once the destage is
+// over (7.1 ms), reselecting (0.2 ms) and preparing the data: done at 7.41 ms.
+TEST(HddDeviceTest, ReadHitDuringADestageWaitsLikeAMissUnlessSneaky) {
+  for (const auto& [sneaky, service_ms] : {std::pair{true, 0.16}, std::pair{false, 6.41}}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.fast_write_level = 1;
+    p.cache.sneaky_full_read_hits = sneaky;
+    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
+    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+    p.interface.read_disconnect_ns[0] = p.interface.read_disconnect_ns[1] = MsToNs(0.2);
+    p.interface.first_reselect_ns = MsToNs(0.2);
+    p.interface.data_prep_ns = MsToNs(0.1);
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.WriteAt(0, 70, 1);
+    drv.ReadAt(MsToNs(1), 70, 1);
+    sim.Run();
+    EXPECT_EQ(drv.service[0], MsToNs(0.11));
+    EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+    EXPECT_EQ(drv.service[1], MsToNs(service_ms)) << sneaky;
+  }
+}
+
 // A maximum read-ahead of 0 reads a segment's worth (200 blocks): past the request's
 // end ("Read-ahead over requested" = 1) or from its start (0, keeping the requested
 // blocks in the segment). After a read of 0-7: block 207 is the last read ahead for
