@@ -357,9 +357,12 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
   return std::clamp<int64_t>(w, 1, n);
 }
 
-// Sends the sectors of runs_ over the bus as they land. The disk connects once
-// `watermark` sectors are buffered (paying reselect and data preparation) and,
-// if it may not hold the bus, reconnects the same way whenever the buffer ran dry.
+// Sends the sectors of runs_ over the bus as they land. `sending`: the disk is
+// connected, sending cached data until `bus_free`; otherwise it has disconnected, and
+// data flow no sooner than `bus_free`. A disconnected disk connects once `watermark`
+// sectors are buffered (paying arbitration, reselect and data preparation) and, if it
+// may not hold the bus, disconnects whenever the buffer runs dry and reconnects the
+// same way once the next sector is in and the disconnect is over.
 int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending) const {
   const HddInterface& io = p_.interface;
   const int64_t reconnect = ReconnectPs();
@@ -373,8 +376,6 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
       bus_free = std::max(bus_free, wth + reconnect) + seen * b;  // earlier runs are all buffered
       connected = true;
     } else if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
-      // The buffer ran dry: the drive lets the bus go, and is back once the next
-      // sector is in and the disconnect is over.
       bus_free = std::max(r.first_ready_ps(), bus_free + disconnect) + reconnect;
     }
     seen += r.blocks;
