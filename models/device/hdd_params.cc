@@ -71,7 +71,7 @@ void HddParams::Validate() const {
   if (mechanics.head_switch_ns < 0) Fail(who, "head switch time is negative");
   CheckSeek(mechanics.seek, who);
   if (interface.bus_read_block_ns < 0 || interface.bus_write_block_ns < 0) Fail(who, "bus block time is negative");
-  if (interface.read_watermark < 0 || interface.write_watermark < 0) Fail(who, "watermark is negative");
+  if (interface.read_watermark < 0) Fail(who, "watermark is negative");
   CheckCache(cache, who);
   if (queue_depth < 1) Fail(who, "queue depth must be at least 1");
 }

@@ -132,9 +132,7 @@ struct HddInterface {
   SimTime write_disconnect_ns = 0;
   SimTime min_seek_delay_ns = 0;  // floor on positioning of writes that do not continue a write stream
   bool hold_bus_read = false;     // keep the bus while a read's sectors arrive from the media
-  bool hold_bus_write = false;
   double read_watermark = 0;      // fraction; see HddModel for how it becomes sectors
-  double write_watermark = 0;
   bool watermark_by_request_size = true;
   bool immediate_partial_hit = true;  // send the cached head of a partial hit at once
   // DiskSim's "extra write disconnect" (HP C2247A). A drive with it writes to the media

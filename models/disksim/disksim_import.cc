@@ -161,6 +161,11 @@ class BlockReader {
     Int(key, min, max);
     used_.erase(key);
   }
+  void Inert(const std::string& key, double min) {
+    if (block_.Find(key) == nullptr) return;
+    Number(key, min);
+    used_.erase(key);
+  }
 
   // A feature the model does not have. Its absence, or the value the model behaves as,
   // is accepted (and the key listed as ignored); any other value is refused.
@@ -348,9 +353,7 @@ void ReadInterface(BlockReader& r, const BusTimesMs& bus, HddInterface* out) {
   out->write_disconnect_ns = overhead("Write disconnect overhead");
   out->min_seek_delay_ns = r.Ms("Minimum seek delay");
   out->hold_bus_read = r.Flag("Hold bus entire read xfer");
-  out->hold_bus_write = r.Flag("Hold bus entire write xfer");
   out->read_watermark = r.Number("High (read) water mark", 0);
-  out->write_watermark = r.Number("Low (write) water mark", 0);
   out->watermark_by_request_size = r.Flag("Set watermark by reqsize");
   out->immediate_partial_hit = r.Flag("Immed transfer partial hit");
   out->extra_write_disconnect = r.Flag("Extra write disconnect");
@@ -444,6 +447,12 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
   // so neither value changes it. With 0, DiskSim 4.0 moves none of the ten validation
   // drives' requests by more than 0.1 us.
   r.Inert("Read directly to buffer", 0, 1);
+  // How a write's data flow when they outrun the room in its segment (hold the bus, or
+  // disconnect and come back at the low water mark): the model never holds a write's
+  // data back for room. DiskSim 4.0 moves none of the HP C2247A's, HP C2490A's or
+  // Cheetah 9LP's requests with either changed (option_check.py).
+  r.Inert("Hold bus entire write xfer", 0, 1);
+  r.Inert("Low (write) water mark", 0.0);
 }
 
 // The disk's scheduler orders its queue; the HDD device's queue policy is chosen
