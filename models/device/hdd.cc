@@ -88,7 +88,8 @@ class HddDevice::Impl {
         p_(dev.params_),
         geo_(*dev.geometry_),
         mech_(p_.mechanics, geo_),
-        cache_(p_.cache.segments, p_.cache.segment_blocks, p_.cache.separate_write_segment) {
+        cache_(p_.cache.segments, p_.cache.segment_blocks, p_.cache.separate_write_segment,
+               p_.cache.read_hits_on_write_data) {
     queue_.reserve(static_cast<size_t>(p_.queue_depth));
     runs_.reserve(64);
   }

@@ -5,15 +5,17 @@
 
 namespace ziosim {
 
-HddSegmentCache::HddSegmentCache(int segments, int segment_blocks, bool reserve_write_segment)
+HddSegmentCache::HddSegmentCache(int segments, int segment_blocks, bool reserve_write_segment,
+                                 bool reads_hit_write_data)
     : segments_(static_cast<size_t>(std::max(segments, 1))),
       segment_blocks_(segment_blocks),
-      reserve_write_segment_(reserve_write_segment && segments >= 2) {}
+      reserve_write_segment_(reserve_write_segment && segments >= 2),
+      reads_hit_write_data_(reads_hit_write_data) {}
 
 int HddSegmentCache::Find(int64_t lbn) const {
   if (lbn >= end_max_) return -1;  // past every segment: a stream's next blocks, mostly
   for (size_t i = 0; i < segments_.size(); ++i) {
-    if (segments_[i].Contains(lbn)) return static_cast<int>(i);
+    if (Serves(i, lbn)) return static_cast<int>(i);
   }
   return -1;
 }
@@ -27,12 +29,12 @@ int HddSegmentCache::FindAgain(int64_t lbn, int found, uint64_t seen) const {
   // only a changed segment before it can come first now; with none found, only a
   // changed one can hold lbn. A `found` that lost it needs the whole search again.
   if (found >= 0) {
-    if (!segments_[static_cast<size_t>(found)].Contains(lbn)) return Find(lbn);
+    if (!Serves(static_cast<size_t>(found), lbn)) return Find(lbn);
     changed &= (uint64_t{1} << found) - 1;
   }
   for (; changed != 0; changed &= changed - 1) {
     const int i = std::countr_zero(changed);
-    if (segments_[static_cast<size_t>(i)].Contains(lbn)) return i;
+    if (Serves(static_cast<size_t>(i), lbn)) return i;
   }
   return found;
 }
@@ -64,9 +66,9 @@ int HddSegmentCache::MostRecent() const {
   return static_cast<int>(best);
 }
 
-void HddSegmentCache::SetRun(int i, int64_t start, int64_t end) {
+void HddSegmentCache::SetRun(int i, int64_t start, int64_t end, bool changed) {
   const int64_t old_end = segments_[i].end;
-  if (segments_[i].start == start && old_end == end) return;
+  if (segments_[i].start == start && old_end == end && !changed) return;
   segments_[i].start = start;
   segments_[i].end = end;
   if (end >= end_max_) {
@@ -80,8 +82,10 @@ void HddSegmentCache::SetRun(int i, int64_t start, int64_t end) {
 }
 
 void HddSegmentCache::Fill(int i, int64_t start, int64_t end, bool is_write) {
-  SetRun(i, std::max(start, end - segment_blocks_), end);
+  // Which reads it serves may change with its kind of data: FindAgain must look again.
+  const bool kind_changes = segments_[i].holds_write != is_write;
   segments_[i].holds_write = is_write;
+  SetRun(i, std::max(start, end - segment_blocks_), end, kind_changes);
   Touch(i);
 }
 

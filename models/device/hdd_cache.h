@@ -23,15 +23,17 @@ struct HddSegment {
 class HddSegmentCache {
  public:
   // With `reserve_write_segment`, segment 0 takes every write and no read miss
-  // (reads may still hit the data it holds).
-  HddSegmentCache(int segments, int segment_blocks, bool reserve_write_segment);
+  // (reads may still hit the data it holds). Without `reads_hit_write_data`, a read
+  // finds no segment last filled by a write (DiskSim's "Allow read hits on write
+  // data" = 0: such data are read again from the media).
+  HddSegmentCache(int segments, int segment_blocks, bool reserve_write_segment, bool reads_hit_write_data = true);
 
   int segment_blocks() const { return segment_blocks_; }
   // Segment i. Its run changes only through the methods below, which count the
   // changes (version()).
   const HddSegment& at(int i) const { return segments_[i]; }
 
-  // Segment holding `lbn` (the first, if several do), or -1.
+  // Segment holding `lbn` for a read (the first, if several do), or -1.
   int Find(int64_t lbn) const;
   // Counts the changes of any segment's run of LBNs.
   uint64_t version() const { return version_; }
@@ -70,8 +72,13 @@ class HddSegmentCache {
   static constexpr uint64_t kLogSize = 16;
   // FindAgain marks changed segments in a 64-bit mask; a cache of more searches whole.
   static constexpr size_t kMaxMaskedSegments = 64;
-  // Gives segment i the run [start, end) and logs the change.
-  void SetRun(int i, int64_t start, int64_t end);
+  // Gives segment i the run [start, end) and logs the change (also when the run
+  // stays and `changed` says something else about it did).
+  void SetRun(int i, int64_t start, int64_t end, bool changed = false);
+  // Whether a read of `lbn` finds it in segment i.
+  bool Serves(size_t i, int64_t lbn) const {
+    return segments_[i].Contains(lbn) && (reads_hit_write_data_ || !segments_[i].holds_write);
+  }
 
   std::vector<HddSegment> segments_;
   uint64_t version_ = 0;
@@ -79,6 +86,7 @@ class HddSegmentCache {
   std::array<int, kLogSize> changed_{};  // changed_[v % kLogSize]: the segment version v changed
   int segment_blocks_;
   bool reserve_write_segment_;
+  bool reads_hit_write_data_;
   uint64_t clock_ = 0;
 };
 

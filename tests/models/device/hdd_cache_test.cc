@@ -21,6 +21,21 @@ TEST(HddSegmentCacheTest, FindGivesTheFirstSegmentHoldingTheBlock) {
   EXPECT_EQ(c.Find(18), 1);
 }
 
+// DiskSim's "Allow read hits on write data" = 0: a read finds no segment a write filled
+// last, even when that write left the same run a read had filled.
+TEST(HddSegmentCacheTest, ReadsMayBeKeptFromWriteData) {
+  for (const bool reads_hit_write_data : {true, false}) {
+    HddSegmentCache c(2, 100, /*reserve_write_segment=*/false, reads_hit_write_data);
+    c.Fill(0, 10, 20, /*is_write=*/true);
+    EXPECT_EQ(c.Find(15), reads_hit_write_data ? 0 : -1);
+    c.Fill(1, 10, 20, /*is_write=*/false);
+    EXPECT_EQ(c.Find(15), reads_hit_write_data ? 0 : 1);
+    const uint64_t seen = c.version();
+    c.Fill(1, 10, 20, /*is_write=*/true);  // the same run, now write data
+    EXPECT_EQ(c.FindAgain(15, reads_hit_write_data ? 0 : 1, seen), reads_hit_write_data ? 0 : -1);
+  }
+}
+
 TEST(HddSegmentCacheTest, OnlyAChangedRunCountsAsAChange) {
   HddSegmentCache c(2, 100, false);
   const uint64_t v0 = c.version();
@@ -41,8 +56,9 @@ TEST(HddSegmentCacheTest, OnlyAChangedRunCountsAsAChange) {
 // found changed or not, overlapping segments, segments shrinking below the
 // others' ends, and more segments than the change log can tell apart.
 TEST(HddSegmentCacheTest, FindAndFindAgainGiveTheFirstHolderAfterAnyChanges) {
+  for (const bool reads_hit_write_data : {true, false})
   for (const int segments : {1, 4, 16, 64, 70}) {
-    HddSegmentCache c(segments, 64, /*reserve_write_segment=*/false);
+    HddSegmentCache c(segments, 64, /*reserve_write_segment=*/false, reads_hit_write_data);
     std::mt19937_64 rng(static_cast<uint64_t>(segments));
     auto pick = [&](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); };
     struct Probe {
@@ -56,7 +72,7 @@ TEST(HddSegmentCacheTest, FindAndFindAgainGiveTheFirstHolderAfterAnyChanges) {
       const int i = static_cast<int>(pick(segments));
       const int64_t at = pick(400);
       switch (pick(5)) {
-        case 0: c.Fill(i, at, at + 1 + pick(80), false); break;
+        case 0: c.Fill(i, at, at + 1 + pick(80), /*is_write=*/pick(3) == 0); break;
         case 1: c.Extend(i, c.at(i).end + pick(20)); break;
         case 2: c.DropBefore(i, at); break;
         case 3: c.Empty(i); break;
@@ -66,8 +82,11 @@ TEST(HddSegmentCacheTest, FindAndFindAgainGiveTheFirstHolderAfterAnyChanges) {
       for (size_t k = 0; k < probes.size(); ++k) {
         Probe& p = probes[k];
         if (k % 3 == 2 && step % 37 != 0) continue;
-        int first = -1;  // the definition: the first segment whose run holds the LBN
-        for (int s = segments - 1; s >= 0; --s) first = c.at(s).Contains(p.lbn) ? s : first;
+        int first = -1;  // the definition: the first segment whose run holds the LBN for a read
+        for (int s = segments - 1; s >= 0; --s) {
+          const bool serves = c.at(s).Contains(p.lbn) && (reads_hit_write_data || !c.at(s).holds_write);
+          first = serves ? s : first;
+        }
         const int again = c.FindAgain(p.lbn, p.found, p.seen);
         ASSERT_EQ(c.Find(p.lbn), first) << segments << " segments, step " << step << ", LBN " << p.lbn;
         ASSERT_EQ(again, first) << segments << " segments, step " << step << ", LBN " << p.lbn;

@@ -353,6 +353,23 @@ TEST(HddDeviceTest, ReadHitDuringADestageWaitsLikeAMissUnlessSneaky) {
   }
 }
 
+// "Allow read hits on write data" = 0 (the IBM 18ES): a read of what a write just left in
+// the buffer goes to the media.
+TEST(HddDeviceTest, ReadOfWrittenDataIsAMissWhenReadsMayNotHitWriteData) {
+  for (const bool hits : {true, false}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.read_hits_on_write_data = hits;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.WriteAt(0, 70, 4);
+    drv.ReadAt(MsToNs(20), 70, 4);
+    sim.Run();
+    EXPECT_EQ(drv.outcome[1], hits ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss);
+  }
+}
+
 // A maximum read-ahead of 0 reads a segment's worth (200 blocks): past the request's
 // end ("Read-ahead over requested" = 1) or from its start (0, keeping the requested
 // blocks in the segment). After a read of 0-7: block 207 is the last read ahead for
