@@ -697,17 +697,15 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   }
 
   int64_t arm_start = ArmStart(t, cmd_done);
-  const bool continues_stream = lbn == last_write_end_lbn_;
-  WalkMedia(lbn, n, arm_start, /*is_write=*/true, bd, /*positioned=*/false, ZeroLatencyFor(true));
+  const bool continues_stream = lbn == last_write_end_lbn_ && arm_start == arm_free_ps_;
   if (!continues_stream && io.min_seek_delay_ns > 0) {
-    // A short seek starts late rather than arriving early (DiskSim's minimum seek delay).
-    const int64_t floor_shift = Ps(io.min_seek_delay_ns) - Ps(bd->seek_ns);
-    if (floor_shift > 0) {
-      arm_start += floor_shift;
-      const int64_t rev = mech_.period_ps();
-      for (MediaRun& r : runs_) r.start_ps += CeilDiv(floor_shift, rev) * rev;
-    }
+    // A write reaches the media no sooner than the minimum seek delay (a shorter seek
+    // starts that much later, disk_initiate_seek) unless it continues the media access
+    // of the write before it, which ends as it begins (disk_check_hda).
+    const int64_t seek = mech_.PositionPs(geo_.Map(lbn), /*is_write=*/true);
+    arm_start += std::max<int64_t>(Ps(io.min_seek_delay_ns) - seek, 0);
   }
+  WalkMedia(lbn, n, arm_start, /*is_write=*/true, bd, /*positioned=*/false, ZeroLatencyFor(true));
   bd->wait_ns = RoundNs(arm_start - cmd_done);
   int64_t gate = 0;
   if (io.extra_write_disconnect) {

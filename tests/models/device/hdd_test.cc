@@ -370,6 +370,44 @@ TEST(HddDeviceTest, ReadOfWrittenDataIsAMissWhenReadsMayNotHitWriteData) {
   }
 }
 
+// DiskSim's minimum seek delay (3 ms here): a write reaches the media no sooner, its
+// seek starting later, and the sector's next pass after that is taken. Write-through:
+// sector 70 at t=0 needs no seek, the head is ready at 3.0 ms and writes it at 7.0 ms
+// (7.1 ms); sector 71 at 55 ms continues the last write's LBNs but not a media access
+// in progress, so its head is ready at 58.0 ms, past 57.1: it writes at 67.1 (12.2 ms).
+// Write-back: sector 71 written at 1 ms appends to the destage of sector 70 and
+// continues it as it ends (7.1-7.2 ms), so a read of sector 0 of cylinder 2, head 1,
+// at 8 ms seeks at once (1 ms) and reads it at 10.0 ms: 2.11 ms.
+TEST(HddDeviceTest, MinimumSeekDelayHoldsBackAWriteThatDoesNotContinueAMediaAccess) {
+  {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.interface.min_seek_delay_ns = MsToNs(3);
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.WriteAt(0, 70, 1);
+    drv.WriteAt(MsToNs(55), 71, 1);
+    sim.Run();
+    EXPECT_EQ(drv.service[0], MsToNs(7.1));
+    EXPECT_EQ(drv.service[1], MsToNs(12.2));
+  }
+  {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.cache.fast_write_level = 1;
+    p.interface.min_seek_delay_ns = MsToNs(3);
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.WriteAt(0, 70, 1);
+    drv.WriteAt(MsToNs(1), 71, 1);
+    drv.ReadAt(MsToNs(8), 500, 1);
+    sim.Run();
+    EXPECT_EQ(drv.service[2], MsToNs(2.11));
+  }
+}
+
 // A maximum read-ahead of 0 reads a segment's worth (200 blocks): past the request's
 // end ("Read-ahead over requested" = 1) or from its start (0, keeping the requested
 // blocks in the segment). After a read of 0-7: block 207 is the last read ahead for
