@@ -248,7 +248,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
     bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
   }
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
-  const int64_t watermark = ReadWatermark(media_n);  // its floating point overlaps the walk
+  const int64_t watermark = ReadWatermark(n);  // its floating point overlaps the walk
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   bd->wait_ns = RoundNs(arm_start - cmd_done);
@@ -293,7 +293,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
                                       /*is_write=*/false, bd, /*positioned=*/true);
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
-  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n - cached), cached > 0);
+  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
   cache_.Touch(seg);
@@ -346,7 +346,8 @@ int64_t HddDevice::Impl::CompleteRead(int seg, int64_t done_ps) {
   return done_ps;
 }
 
-// Sectors that must be buffered before a disconnected read reconnects to send.
+// Sectors that must wait in the buffer before a disconnected read of `n` blocks reconnects
+// to send them (or all it has left to send, if fewer), by the request's size or the segment's.
 int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
   const HddInterface& io = p_.interface;
   int64_t w;
@@ -355,32 +356,43 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
   } else {
     w = static_cast<int64_t>(std::ceil(io.read_watermark * p_.cache.segment_blocks));
   }
-  return std::clamp<int64_t>(w, 1, n);
+  return std::max<int64_t>(w, 1);
 }
 
 // Sends the sectors of runs_ over the bus as they land. `sending`: the disk is
 // connected, sending cached data until `bus_free`; otherwise it has disconnected, and
 // data flow no sooner than `bus_free`. A disconnected disk connects once `watermark`
-// sectors are buffered (paying arbitration, reselect and data preparation) and, if it
-// may not hold the bus, disconnects whenever the buffer runs dry and reconnects the
-// same way once the next sector is in and the disconnect is over.
+// sectors wait in the buffer, or all that are left (DiskSim's disk_request_needs_bus),
+// paying arbitration, reselect and data preparation. One that may not hold the bus
+// disconnects whenever the buffer runs dry, and reconnects the same way once the
+// disconnect is over.
 int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending) const {
   const HddInterface& io = p_.interface;
   const int64_t reconnect = ReconnectPs();
   const int64_t disconnect = Ps(io.read_disconnect_ns[prev()]);
-  int64_t seen = 0;
+  int64_t left = 0;  // sectors not sent yet
+  for (const MediaRun& r : runs_) left += r.blocks;
+  int64_t waiting = 0;  // of them, sectors buffered while the disk was disconnected
   bool connected = io.never_disconnect || sending;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
   for (const MediaRun& r : runs_) {
-    if (!connected && seen + r.blocks >= watermark) {
-      const int64_t wth = r.start_ps + (watermark - seen) * r.sector_ps;
-      bus_free = std::max(bus_free, wth + reconnect) + seen * b;  // earlier runs are all buffered
-      connected = true;
-    } else if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
-      bus_free = std::max(r.first_ready_ps(), bus_free + disconnect) + reconnect;
+    if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
+      connected = false;
+      bus_free += disconnect + reconnect;
     }
-    seen += r.blocks;
-    if (!connected) continue;
+    const int64_t need = std::min(watermark, left);
+    if (!connected && waiting + r.blocks >= need) {
+      const int64_t wth = r.start_ps + (need - waiting) * r.sector_ps;
+      bus_free = std::max(bus_free, wth + reconnect) + waiting * b;  // those waiting go first
+      left -= waiting;
+      waiting = 0;
+      connected = true;
+    }
+    if (!connected) {
+      waiting += r.blocks;
+      continue;
+    }
+    left -= r.blocks;
     bus_free = std::max({bus_free + r.blocks * b, r.first_ready_ps() + r.blocks * b, r.end_ps() + b});
   }
   return bus_free;

@@ -271,6 +271,26 @@ TEST(HddDeviceTest, ReadReconnectsOnceItsDisconnectIsOver) {
   }
 }
 
+// The read watermark (half the request: 30 of 60 blocks) holds a reconnection back
+// after the buffer runs dry as well as at first (DiskSim's disk_request_needs_bus), but
+// never past the sectors left to send. The 60-block read of 50 connects when 30 sectors
+// are in (8.0 ms + 0.3), has sent sectors 50-99 by 10.01 ms, and reconnects for the
+// last 10 (sectors 0-9 of the next track, 20.0-21.0 ms) once all are in: 21.4 ms.
+TEST(HddDeviceTest, ReadReconnectsAtTheWatermarkAfterTheBufferRunsDry) {
+  HddParams p = ToyDrive();
+  p.cache.read_ahead_scheme = 0;
+  p.interface.first_reselect_ns = MsToNs(0.2);
+  p.interface.data_prep_ns = MsToNs(0.1);
+  p.interface.watermark_by_request_size = true;
+  p.interface.read_watermark = 0.5;
+  Simulation sim;
+  HddDevice disk(&sim, "d0", p);
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, 50, 60);
+  sim.Run();
+  EXPECT_EQ(drv.service[0], MsToNs(21.4));
+}
+
 // A write-through write's completion reconnects once the disconnect after its data is
 // over: a 1-block write of sector 70 at 20 ms has its data in at 20.11 ms and is on the
 // platter at 27.1 ms; it completes 0.2 ms (reselection) later, or after an 8 ms
