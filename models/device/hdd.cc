@@ -178,7 +178,7 @@ class HddDevice::Impl {
                     bool positioned = false, ZeroLatency zero_latency = ZeroLatency::kNone);
   bool SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st);
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
-  int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark, bool sending) const;
+  int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark, bool sending, int64_t buffered) const;
   // A disconnected drive's way back to sending data: it wins the bus, reselects the
   // host and prepares the data.
   int64_t ReconnectPs() const {
@@ -236,23 +236,25 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const int64_t cmd_done = arrive + Ps(io.read_miss_ns[prev()]);
   const int64_t arm_start = ArmStart(t, cmd_done);
 
-  // A partial hit sends its cached head at once, then the rest comes from the media.
-  // A drive that never disconnects is ready to send as soon as the command is done;
-  // another disconnects then, and reconnects no sooner than that takes.
-  int64_t cached = 0;
+  // The rest of a partial hit comes from the media. Its cached head is sent at once if
+  // it is enough to start with (the watermark's worth, or any with "Immed transfer
+  // partial hit" or on a drive that never disconnects: disk_read_arrive). Otherwise
+  // the drive disconnects after the command, as for a miss, and reconnects no sooner
+  // than that takes, the head waiting to go first; a drive that never disconnects is
+  // ready to send a miss's data as soon as the command is done.
+  const int64_t watermark = ReadWatermark(n);  // its floating point overlaps the walk
+  const int64_t cached = seg >= 0 ? cache_.at(seg).end - lbn : 0;
+  const bool sending =
+      cached > 0 && (io.never_disconnect || io.immediate_partial_hit || cached >= std::min(watermark, n));
+  if (cached > 0) bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
   int64_t bus_free = io.never_disconnect ? cmd_done + Ps(io.data_prep_ns)
                                          : cmd_done + Ps(io.read_disconnect_ns[prev()]) + ReconnectPs();
-  if (seg >= 0 && io.immediate_partial_hit) {
-    bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
-    cached = cache_.at(seg).end - lbn;
-    bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
-  }
+  if (sending) bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
-  const int64_t watermark = ReadWatermark(n);  // its floating point overlaps the walk
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   bd->wait_ns = RoundNs(arm_start - cmd_done);
-  const int64_t sent = BusPipeline(bus_free, b, watermark, cached > 0);
+  const int64_t sent = BusPipeline(bus_free, b, watermark, sending, sending ? 0 : cached);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
   const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
@@ -293,7 +295,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
                                       /*is_write=*/false, bd, /*positioned=*/true);
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
-  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0);
+  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0, 0);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
   cache_.Touch(seg);
@@ -359,20 +361,21 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
   return std::max<int64_t>(w, 1);
 }
 
-// Sends the sectors of runs_ over the bus as they land. `sending`: the disk is
-// connected, sending cached data until `bus_free`; otherwise it has disconnected, and
-// data flow no sooner than `bus_free`. A disconnected disk connects once `watermark`
+// Sends `buffered` cached sectors, then those of runs_ as they land, over the bus.
+// `sending`: the disk is connected, sending cached data until `bus_free`; otherwise it
+// has disconnected, and data flow no sooner than `bus_free`. A disconnected disk connects once `watermark`
 // sectors wait in the buffer, or all that are left (DiskSim's disk_request_needs_bus),
 // paying arbitration, reselect and data preparation. One that may not hold the bus
 // disconnects whenever the buffer runs dry, and reconnects the same way once the
 // disconnect is over.
-int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending) const {
+int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending,
+                                     int64_t buffered) const {
   const HddInterface& io = p_.interface;
   const int64_t reconnect = ReconnectPs();
   const int64_t disconnect = Ps(io.read_disconnect_ns[prev()]);
-  int64_t left = 0;  // sectors not sent yet
+  int64_t left = buffered;  // sectors not sent yet
   for (const MediaRun& r : runs_) left += r.blocks;
-  int64_t waiting = 0;  // of them, sectors buffered while the disk was disconnected
+  int64_t waiting = buffered;  // of them, sectors in the buffer while the disk is disconnected
   bool connected = io.never_disconnect || sending;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
   for (const MediaRun& r : runs_) {

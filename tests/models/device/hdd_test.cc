@@ -291,6 +291,33 @@ TEST(HddDeviceTest, ReadReconnectsAtTheWatermarkAfterTheBufferRunsDry) {
   EXPECT_EQ(drv.service[0], MsToNs(21.4));
 }
 
+// A partial hit whose cached head is short of the watermark (4 of 8 blocks, the
+// watermark being the whole request) disconnects like a miss unless the drive sends any
+// cached head at once, but either way the media read starts after the head. Blocks 0-7
+// are cached; the read of 4-11 at 50.5 ms reads sectors 8-11 at 50.8-51.2 ms. Sent at
+// once, the head (50.64 ms) leaves the buffer dry: the drive reconnects when the 4
+// sectors left are in (51.2 + 0.3) and ends at 51.54 ms. Otherwise it reconnects when
+// all 8 are in and sends them: 51.58 ms.
+TEST(HddDeviceTest, PartialHitShortOfTheWatermarkWaitsWithItsHead) {
+  for (const auto& [immediate, service_ms] : {std::pair{true, 1.04}, std::pair{false, 1.08}}) {
+    HddParams p = ToyDrive();
+    p.cache.read_ahead_scheme = 0;
+    p.interface.first_reselect_ns = MsToNs(0.2);
+    p.interface.data_prep_ns = MsToNs(0.1);
+    p.interface.watermark_by_request_size = true;
+    p.interface.read_watermark = 1.0;
+    p.interface.immediate_partial_hit = immediate;
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 0, 8);
+    drv.ReadAt(MsToNs(50.5), 4, 8);
+    sim.Run();
+    EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kPartialHit);
+    EXPECT_EQ(drv.service[1], MsToNs(service_ms)) << immediate;
+  }
+}
+
 // A write-through write's completion reconnects once the disconnect after its data is
 // over: a 1-block write of sector 70 at 20 ms has its data in at 20.11 ms and is on the
 // platter at 27.1 ms; it completes 0.2 ms (reselection) later, or after an 8 ms
