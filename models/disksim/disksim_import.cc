@@ -371,10 +371,16 @@ void ReadInterface(BlockReader& r, const BusTimesMs& bus, HddInterface* out) {
 void ReadCache(BlockReader& r, HddCache* out) {
   const Param& enable = r.Required("Enable caching in buffer");
   out->enabled = r.Int("Enable caching in buffer", 0, 2) != 0;  // 2 behaves as 1 in DiskSim 4.0
-  out->segments = r.Int("Number of buffer segments", out->enabled ? 1 : 0);
+  // DiskSim's disk_postpass_perdisk requires a segment, caching or not, no more write
+  // segments than segments, and one more segment than a dedicated write segment.
+  out->segments = r.Int("Number of buffer segments", 1);
   out->segment_blocks = r.Int("Segment size (in blks)", 1);
-  out->max_write_segments = r.Int("Maximum number of write segments", 0);
+  out->max_write_segments = r.Int("Maximum number of write segments", 1, out->segments);
   out->separate_write_segment = r.Flag("Use separate write segment");
+  if (out->separate_write_segment && out->segments < 2) {
+    Fail(r.Required("Use separate write segment").value.where,
+         "'Use separate write segment' = 1 needs 2 or more buffer segments, which DiskSim requires");
+  }
   out->read_ahead_scheme = r.Int("Buffer continuous read", 0, 4);
   out->min_read_ahead_blocks = r.Int("Minimum read-ahead (blks)", 0);
   out->max_read_ahead_blocks = r.Int("Maximum read-ahead (blks)", 0);

@@ -40,8 +40,11 @@ def edit(text, block_start, settings, where):
 def share_equal(folder, drive, disksim, ziosim):
     """Share of requests whose DiskSim and ziosim times agree within 1 us, or why none."""
     env = dict(os.environ, DISKSIM_VALIDATE_CSV=os.path.join(folder, "disksim.csv"))
-    subprocess.run([disksim, drive + ".parv", "out.outv", "validate", drive + ".trace", "0"], cwd=folder, env=env,
-                   capture_output=True, check=False)
+    d = subprocess.run([disksim, drive + ".parv", "out.outv", "validate", drive + ".trace", "0"], cwd=folder,
+                       env=env, capture_output=True, text=True, check=False)
+    if not os.path.exists(os.path.join(folder, "disksim.csv")):
+        said = (d.stderr.strip() or d.stdout.strip() or f"exit {d.returncode}").splitlines()[-1]
+        return "DiskSim fails: " + said
     z = subprocess.run([ziosim, "validate-disksim", drive + ".parv", drive + ".trace", "--per-request", "ziosim.csv"],
                        cwd=folder, capture_output=True, text=True, check=False)
     if z.returncode != 0:

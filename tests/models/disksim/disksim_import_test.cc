@@ -569,6 +569,33 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
   }
 }
 
+// DiskSim's disk_postpass_perdisk refuses these segment counts; so does the import.
+TEST(DisksimImportTest, RefusesSegmentCountsDiskSimRefuses) {
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Maximum number of write segments = 1", "Maximum number of write segments = 3");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Maximum number of write") +
+                                         ": 'Maximum number of write segments' = 3 is outside 1..2");
+  }
+  {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Number of buffer segments = 2", "Number of buffer segments = 1");
+    drive.Replace("t.diskspecs", "Use separate write segment = 0", "Use separate write segment = 1");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Use separate write") +
+                                         ": 'Use separate write segment' = 1 needs 2 or more buffer segments, which "
+                                         "DiskSim requires");
+  }
+  {
+    SyntheticDrive drive;  // caching off or not
+    drive.Replace("t.diskspecs", "Enable caching in buffer = 1", "Enable caching in buffer = 0");
+    drive.Replace("t.diskspecs", "Buffer continuous read = 3", "Buffer continuous read = 0");
+    drive.Replace("t.diskspecs", "Fast write level = 1", "Fast write level = 0");
+    drive.Replace("t.diskspecs", "Number of buffer segments = 2", "Number of buffer segments = 0");
+    EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Number of buffer") +
+                                         ": 'Number of buffer segments' = 0 is outside 1..2147483647");
+  }
+}
+
 // DiskSim's host side (device driver, controllers) would add time to every request. A
 // replay of DiskSim's own trace needs it, so a setting the model lacks is refused; a
 // drive serving ziosim's host (a pool) takes none of it, so the setting is listed as
