@@ -147,8 +147,10 @@ class HddDevice::Impl {
     int segment = -1;
     int64_t next_lbn = 0;       // next LBN to come under the head
     int64_t target_lbn = 0;     // read-ahead stops before this LBN
+    int64_t min_lbn = 0;        // no command stops it before this LBN (minimum read-ahead)
     int64_t seek_done_ps = 0;   // positioning to next_lbn's track ends
     int64_t next_start_ps = 0;  // next_lbn's sector starts passing under the head
+    int64_t done_ps = 0;        // once inactive: when its last sector ended
   };
 
   int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
@@ -166,6 +168,10 @@ class HddDevice::Impl {
   void ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end, int64_t t);
   int64_t ReadAheadTarget(int64_t held_from, int64_t req_lbn, int64_t req_end) const;
   int64_t MaxReadAheadEnd(int64_t req_lbn, int64_t req_end) const;
+  // Where a read-ahead after a request ending at `req_end` may first be stopped.
+  int64_t MinReadAheadEnd(int64_t req_end) const {
+    return std::min<int64_t>(req_end + p_.cache.min_read_ahead_blocks, geo_.total_blocks());
+  }
   void ForgetSentData(int seg, int64_t req_end);
 
   // Which tracks of an access are read or written with zero latency.
@@ -301,6 +307,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   cache_.Touch(seg);
   ra_.next_lbn = lbn + n;
   ra_.target_lbn = std::max(ra_.target_lbn, ReadAheadTarget(held_from, lbn, lbn + n));
+  ra_.min_lbn = std::max(ra_.min_lbn, MinReadAheadEnd(lbn + n));
   if (ra_.next_lbn < ra_.target_lbn) {
     PositionReadAhead(media_end);
   } else {
@@ -473,7 +480,7 @@ void HddDevice::Impl::StartReadAhead(int seg, int64_t held_from, int64_t req_lbn
   ra_.active = false;
   const int64_t target = ReadAheadTarget(held_from, req_lbn, req_end);
   if (target <= req_end) return;
-  ra_ = ReadAhead{true, seg, req_end, target, 0, 0};
+  ra_ = ReadAhead{true, seg, req_end, target, MinReadAheadEnd(req_end), 0, 0, 0};
   PositionReadAhead(t);
 }
 
@@ -481,6 +488,7 @@ void HddDevice::Impl::ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end,
   const int64_t target = ReadAheadTarget(std::min(cache_.at(seg).start, req_lbn), req_lbn, req_end);
   if (ra_.active && ra_.segment == seg) {
     ra_.target_lbn = std::max(ra_.target_lbn, target);
+    ra_.min_lbn = std::max(ra_.min_lbn, MinReadAheadEnd(req_end));
     return;
   }
   const int64_t from = cache_.at(seg).end;
@@ -490,7 +498,7 @@ void HddDevice::Impl::ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end,
   const HddInterface& io = p_.interface;
   const int64_t command_ps = Ps(io.per_request_ns) + Ps(io.read_miss_ns[prev()]);
   const int64_t arm_idle = std::max(StopReadAhead(t) + command_ps, arm_free_ps_);
-  ra_ = ReadAhead{true, seg, from, target, 0, 0};
+  ra_ = ReadAhead{true, seg, from, target, MinReadAheadEnd(req_end), 0, 0, 0};
   PositionReadAhead(arm_idle);
 }
 
@@ -507,6 +515,7 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
   while (ra_.active) {
     if (ra_.next_lbn >= ra_.target_lbn) {
       ra_.active = false;
+      ra_.done_ps = ra_.next_start_ps;  // the run's last sector, read last time, ended then
       break;
     }
     const TrackRun run = geo_.RunOnTrack(ra_.next_lbn, ra_.target_lbn - ra_.next_lbn);
@@ -525,6 +534,7 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
     cache_.Extend(ra_.segment, ra_.next_lbn);
     if (ra_.next_lbn >= ra_.target_lbn) {
       ra_.active = false;
+      ra_.done_ps = run_end;
       break;
     }
     PositionReadAhead(run_end);
@@ -532,12 +542,19 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
 }
 
 // Stops the read-ahead for a command that needs the arm at `t`; returns when the
-// arm is free: at once while it waits for rotation, at the end of a seek in
-// progress (the arm is then over the read-ahead's track), or at the end of the
-// sector being read unless the drive may stop mid-sector.
+// arm is free: once it has read its minimum, at once while it waits for rotation,
+// at the end of a seek in progress (the arm is then over the read-ahead's track),
+// or at the end of the sector being read unless the drive may stop mid-sector.
 int64_t HddDevice::Impl::StopReadAhead(int64_t t) {
   AdvanceReadAhead(t);
   if (!ra_.active) return t;
+  if (ra_.next_lbn < ra_.min_lbn) {
+    // Short of its minimum, the read-ahead cannot be stopped (DiskSim's
+    // disk_buffer_stopable_access): it reads up to the minimum, and no further.
+    ra_.target_lbn = ra_.min_lbn;
+    AdvanceReadAhead(std::numeric_limits<int64_t>::max());
+    return std::max(t, ra_.done_ps);
+  }
   ra_.active = false;
   if (t < ra_.seek_done_ps) return ra_.seek_done_ps;
   if (t < ra_.next_start_ps || p_.cache.stop_prefetch_in_sector) return t;
@@ -701,17 +718,26 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   // once the drive has disconnected, paused and reconnected. Only max_write_segments
   // segments may hold unwritten data: a write that cannot append to the one being
   // written while a destage is in progress disconnects, and reconnects when that is done.
+  // So does one that finds a read-ahead short of its minimum holding the mechanism,
+  // unless it writes into the read-ahead's segment and that stops the read-ahead.
   const bool waits_for_destage =
       write_back && append < 0 && p_.cache.max_write_segments <= 1 && arm_free_ps_ > t;
+  AdvanceReadAhead(t);
+  if (ra_.active && p_.cache.write_hit_stop_prefetch && cache_.at(ra_.segment).start < lbn + n &&
+      lbn < cache_.at(ra_.segment).end) {
+    ra_.min_lbn = ra_.next_lbn;
+  }
+  const bool waits_for_read_ahead = ra_.active && ra_.next_lbn < ra_.min_lbn;
+  int64_t arm_start = ArmStart(t, cmd_done);
   int64_t data_start = cmd_done + Ps(io.data_prep_ns);
   if (extra_disconnect) {
     data_start = arrive + Ps(io.extradisc_command_ns + io.extradisc_disconnect_ns + io.extradisc_inter_disconnect_ns) +
                  ReconnectPs();
-  } else if (waits_for_destage) {
-    data_start = std::max(arm_free_ps_, cmd_done + Ps(io.write_disconnect_ns)) + ReconnectPs();
+  } else if (waits_for_destage || waits_for_read_ahead) {
+    const int64_t busy_until = waits_for_destage ? arm_free_ps_ : ra_.done_ps;
+    data_start = std::max(busy_until, cmd_done + Ps(io.write_disconnect_ns)) + ReconnectPs();
   }
 
-  int64_t arm_start = ArmStart(t, cmd_done);
   const bool continues_stream = lbn == last_write_end_lbn_ && arm_start == arm_free_ps_;
   if (!continues_stream && io.min_seek_delay_ns > 0) {
     // A write reaches the media no sooner than the minimum seek delay (a shorter seek

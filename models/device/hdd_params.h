@@ -198,6 +198,9 @@ struct HddCache {
   bool combine_seq_writes = true;
   bool read_hits_on_write_data = true;
   bool stop_prefetch_in_sector = false;  // false: finish the sector under the head first
+  // A write into the read-ahead's segment stops the read-ahead where it is, even short
+  // of its minimum (DiskSim's "Write hit stop prefetch").
+  bool write_hit_stop_prefetch = true;
   // Zero-latency access (DiskSim "Immediate buffer read/write"): a head that lands
   // inside a track's wanted sectors starts with the sector under it and wraps around,
   // instead of waiting for the first wanted sector to come round.

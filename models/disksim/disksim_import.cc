@@ -389,11 +389,7 @@ void ReadCache(BlockReader& r, HddCache* out) {
   out->combine_seq_writes = r.Flag("Combine seq writes");
   out->read_hits_on_write_data = r.Flag("Allow read hits on write data");
   out->stop_prefetch_in_sector = r.Flag("Stop prefetch in sector");
-  // A write that overlaps the read-ahead stops it there; the model stops a read-ahead
-  // for every command that needs the arm, so the key changes nothing (set to 0, it
-  // leaves ziosim's agreement with DiskSim 4.0 as it was on the six shared drives and
-  // the IBM 18ES: option_check.py).
-  r.Inert("Write hit stop prefetch", 0, 1);
+  out->write_hit_stop_prefetch = r.Flag("Write hit stop prefetch");
   // DiskSim treats 1 and 2 alike: any non-zero value turns zero-latency access on.
   out->zero_latency_reads = r.Int("Immediate buffer read", 0, 2) != 0;
   out->zero_latency_writes = r.Int("Immediate buffer write", 0, 2) != 0;

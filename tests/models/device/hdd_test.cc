@@ -455,6 +455,46 @@ TEST(HddDeviceTest, MinimumSeekDelayHoldsBackAWriteThatDoesNotContinueAMediaAcce
   }
 }
 
+// A read-ahead short of its minimum cannot be stopped (DiskSim's
+// disk_buffer_stopable_access). The read of 0-7 at 0 ends at 0.8 ms and reads ahead
+// from block 8, a sector every 0.1 ms: with a minimum of 50 blocks it holds the arm
+// until block 57 is read, at 5.8 ms; with none, a command at 1 ms stops it after the
+// sector under the head (1.1 ms). A read of block 1050 (cylinder 5, sector 50) at 1 ms
+// then seeks (1 ms) and reads it on the pass at 5.0 or 15.0 ms, reconnects (0.3 ms)
+// and sends it: 4.41 or 14.41 ms. A write-through write there also disconnects and
+// sends its data once the arm is free: on the platter by 5.1 or 15.1 ms, done 0.2 ms
+// later. A write-back write into the read-ahead's segment (block 5) stops the read-ahead
+// at once ("Write hit stop prefetch"): its data go at once (0.11 ms); without that rule
+// they wait for the minimum (5.8 + 0.3 + 0.01 ms).
+TEST(HddDeviceTest, ReadAheadShortOfItsMinimumHoldsTheArm) {
+  struct Case {
+    int min_blocks;
+    IoOp op;
+    int64_t lbn;
+    bool write_back;
+    bool write_hit_stops;
+    double service_ms;
+  };
+  for (const Case& c : {Case{0, IoOp::kRead, 1050, false, true, 4.41}, Case{50, IoOp::kRead, 1050, false, true, 14.41},
+                        Case{0, IoOp::kWrite, 1050, false, true, 4.3}, Case{50, IoOp::kWrite, 1050, false, true, 14.3},
+                        Case{50, IoOp::kWrite, 5, true, true, 0.11}, Case{50, IoOp::kWrite, 5, true, false, 5.11}}) {
+    HddParams p = ToyDrive();
+    p.cache.min_read_ahead_blocks = c.min_blocks;
+    p.cache.fast_write_level = c.write_back ? 1 : 0;
+    p.cache.write_hit_stop_prefetch = c.write_hit_stops;
+    p.interface.first_reselect_ns = MsToNs(0.2);
+    p.interface.data_prep_ns = MsToNs(0.1);
+    Simulation sim;
+    HddDevice disk(&sim, "d0", p);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 0, 8);
+    drv.SubmitAt(MsToNs(1), c.lbn, 1, c.op);
+    sim.Run();
+    EXPECT_EQ(drv.service[1], MsToNs(c.service_ms))
+        << "minimum " << c.min_blocks << ", block " << c.lbn << ", write-back " << c.write_back;
+  }
+}
+
 // A maximum read-ahead of 0 reads a segment's worth (200 blocks): past the request's
 // end ("Read-ahead over requested" = 1) or from its start (0, keeping the requested
 // blocks in the segment). After a read of 0-7: block 207 is the last read ahead for
