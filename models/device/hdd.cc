@@ -162,7 +162,12 @@ class HddDevice::Impl {
   bool JoinsReadAhead(int seg, int64_t lbn) const;
   int64_t ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
 
-  int64_t StopReadAhead(int64_t t);
+  // Stops the read-ahead for a command that needs the arm at `t`; returns when the arm is free.
+  int64_t StopReadAhead(int64_t t) {
+    AdvanceReadAhead(t);
+    return ra_.active ? StopActiveReadAhead(t) : t;
+  }
+  int64_t StopActiveReadAhead(int64_t t);
   void StartReadAhead(int seg, int64_t held_from, int64_t req_lbn, int64_t req_end, int64_t t);
   void PositionReadAhead(int64_t t);
   void ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end, int64_t t);
@@ -184,7 +189,8 @@ class HddDevice::Impl {
                     bool positioned = false, ZeroLatency zero_latency = ZeroLatency::kNone);
   bool SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st);
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
-  int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark, bool sending, int64_t buffered) const;
+  int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark, bool sending, int64_t buffered,
+                      int64_t media_blocks) const;
   // A disconnected drive's way back to sending data: it wins the bus, reselects the
   // host and prepares the data.
   int64_t ReconnectPs() const {
@@ -260,7 +266,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   bd->wait_ns = RoundNs(arm_start - cmd_done);
-  const int64_t sent = BusPipeline(bus_free, b, watermark, sending, sending ? 0 : cached);
+  const int64_t sent = BusPipeline(bus_free, b, watermark, sending, sending ? 0 : cached, media_n);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
   const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
@@ -301,7 +307,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
                                       /*is_write=*/false, bd, /*positioned=*/true);
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
-  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0, 0);
+  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0, 0, n - cached);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
   cache_.Touch(seg);
@@ -368,7 +374,8 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
   return std::max<int64_t>(w, 1);
 }
 
-// Sends `buffered` cached sectors, then those of runs_ as they land, over the bus.
+// Sends `buffered` cached sectors, then the `media_blocks` sectors of runs_ as they
+// land, over the bus.
 // `sending`: the disk is connected, sending cached data until `bus_free`; otherwise it
 // has disconnected, and data flow no sooner than `bus_free`. A disconnected disk connects once `watermark`
 // sectors wait in the buffer, or all that are left (DiskSim's disk_request_needs_bus),
@@ -376,12 +383,11 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // disconnects whenever the buffer runs dry, and reconnects the same way once the
 // disconnect is over.
 int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending,
-                                     int64_t buffered) const {
+                                     int64_t buffered, int64_t media_blocks) const {
   const HddInterface& io = p_.interface;
   const int64_t reconnect = ReconnectPs();
   const int64_t disconnect = Ps(io.read_disconnect_ns[prev()]);
-  int64_t left = buffered;  // sectors not sent yet
-  for (const MediaRun& r : runs_) left += r.blocks;
+  int64_t left = buffered + media_blocks;  // sectors not sent yet
   int64_t waiting = buffered;  // of them, sectors in the buffer while the disk is disconnected
   bool connected = io.never_disconnect || sending;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
@@ -541,13 +547,11 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
   }
 }
 
-// Stops the read-ahead for a command that needs the arm at `t`; returns when the
-// arm is free: once it has read its minimum, at once while it waits for rotation,
-// at the end of a seek in progress (the arm is then over the read-ahead's track),
-// or at the end of the sector being read unless the drive may stop mid-sector.
-int64_t HddDevice::Impl::StopReadAhead(int64_t t) {
-  AdvanceReadAhead(t);
-  if (!ra_.active) return t;
+// StopReadAhead of a read-ahead still running at `t`. The arm is free once it has
+// read its minimum, at once while it waits for rotation, at the end of a seek in
+// progress (the arm is then over the read-ahead's track), or at the end of the
+// sector being read unless the drive may stop mid-sector.
+int64_t HddDevice::Impl::StopActiveReadAhead(int64_t t) {
   if (ra_.next_lbn < ra_.min_lbn) {
     // Short of its minimum, the read-ahead cannot be stopped (DiskSim's
     // disk_buffer_stopable_access): it reads up to the minimum, and no further.
@@ -722,12 +726,15 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   // unless it writes into the read-ahead's segment and that stops the read-ahead.
   const bool waits_for_destage =
       write_back && append < 0 && p_.cache.max_write_segments <= 1 && arm_free_ps_ > t;
-  AdvanceReadAhead(t);
-  if (ra_.active && p_.cache.write_hit_stop_prefetch && cache_.at(ra_.segment).start < lbn + n &&
-      lbn < cache_.at(ra_.segment).end) {
-    ra_.min_lbn = ra_.next_lbn;
+  bool waits_for_read_ahead = false;
+  if (p_.cache.min_read_ahead_blocks > 0) {  // else a read-ahead may always be stopped
+    AdvanceReadAhead(t);
+    if (ra_.active && p_.cache.write_hit_stop_prefetch && cache_.at(ra_.segment).start < lbn + n &&
+        lbn < cache_.at(ra_.segment).end) {
+      ra_.min_lbn = ra_.next_lbn;
+    }
+    waits_for_read_ahead = ra_.active && ra_.next_lbn < ra_.min_lbn;
   }
-  const bool waits_for_read_ahead = ra_.active && ra_.next_lbn < ra_.min_lbn;
   int64_t arm_start = ArmStart(t, cmd_done);
   int64_t data_start = cmd_done + Ps(io.data_prep_ns);
   if (extra_disconnect) {
