@@ -64,6 +64,14 @@ class Driver : public DeviceListener, public EventHandler {
   std::vector<DeviceRequest> reqs_;
 };
 
+// A drive of `p` (FIFO) with a driver: submit through run.drv, then run.sim.Run().
+struct ToyRun {
+  explicit ToyRun(const HddParams& p) : disk(&sim, "d0", p), drv(&sim, &disk) {}
+  Simulation sim;
+  HddDevice disk;
+  Driver drv;
+};
+
 TEST(HddDeviceTest, RotationalLatencyFollowsThePlatterAngle) {
   Simulation sim;
   HddDevice disk(&sim, "d0", ToyDrive());
@@ -144,18 +152,16 @@ TEST(HddDeviceTest, ZeroLatencyReadTakesTheTrackTailFirst) {
     HddParams p = ToyDrive();
     p.cache.read_ahead_scheme = 0;
     p.cache.zero_latency_reads = zero_latency;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(2'050'000, 0, 50);
-    sim.Run();
+    ToyRun run(p);
+    run.drv.ReadAt(2'050'000, 0, 50);
+    run.sim.Run();
     if (zero_latency) {
-      EXPECT_EQ(drv.service[0], 12'400'000 - 2'050'000);
-      EXPECT_EQ(disk.last_breakdown().latency_ns, 50'000);  // to sector 21
-      EXPECT_EQ(disk.last_breakdown().transfer_ns, 12'100'000 - 2'100'000);
+      EXPECT_EQ(run.drv.service[0], 12'400'000 - 2'050'000);
+      EXPECT_EQ(run.disk.last_breakdown().latency_ns, 50'000);  // to sector 21
+      EXPECT_EQ(run.disk.last_breakdown().transfer_ns, 12'100'000 - 2'100'000);
     } else {
-      EXPECT_EQ(drv.service[0], 15'010'000 - 2'050'000);
-      EXPECT_EQ(disk.last_breakdown().latency_ns, 10'000'000 - 2'050'000);
+      EXPECT_EQ(run.drv.service[0], 15'010'000 - 2'050'000);
+      EXPECT_EQ(run.disk.last_breakdown().latency_ns, 10'000'000 - 2'050'000);
     }
   }
 }
@@ -164,12 +170,10 @@ TEST(HddDeviceTest, ZeroLatencyReadTakesTheTrackTailFirst) {
 TEST(HddDeviceTest, ZeroLatencyChangesNothingWhenTheHeadLandsAhead) {
   HddParams p = ToyDrive();
   p.cache.zero_latency_reads = true;
-  Simulation sim;
-  HddDevice disk(&sim, "d0", p);
-  Driver drv(&sim, &disk);
-  drv.ReadAt(0, 50, 1);
-  sim.Run();
-  EXPECT_EQ(drv.service[0], MsToNs(5.0 + 0.1 + 0.01));
+  ToyRun run(p);
+  run.drv.ReadAt(0, 50, 1);
+  run.sim.Run();
+  EXPECT_EQ(run.drv.service[0], MsToNs(5.0 + 0.1 + 0.01));
 }
 
 // Read any free blocks: a miss keeps the sectors of its track that passed under the
@@ -180,16 +184,14 @@ TEST(HddDeviceTest, ReadAnyFreeBlocksKeepsWhatPassedUnderTheHead) {
     HddParams p = ToyDrive();
     p.cache.read_ahead_scheme = 0;
     p.cache.read_any_free_blocks = free_blocks;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(2'050'000, 50, 1);
-    drv.ReadAt(MsToNs(20), 21, 29);
-    drv.ReadAt(MsToNs(40), 20, 1);
-    sim.Run();
-    EXPECT_EQ(drv.outcome[1], free_blocks ? HddBreakdown::CacheOutcome::kWholeHit
+    ToyRun run(p);
+    run.drv.ReadAt(2'050'000, 50, 1);
+    run.drv.ReadAt(MsToNs(20), 21, 29);
+    run.drv.ReadAt(MsToNs(40), 20, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.outcome[1], free_blocks ? HddBreakdown::CacheOutcome::kWholeHit
                                           : HddBreakdown::CacheOutcome::kMiss);
-    EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kMiss);
+    EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kMiss);
   }
 }
 
@@ -208,14 +210,12 @@ TEST(HddDeviceTest, NeverDisconnectKeepsTheBusForReadsButNotForWriteThroughWrite
     p.interface.first_reselect_ns = MsToNs(0.2);
     p.interface.data_prep_ns = MsToNs(0.1);
     p.interface.never_disconnect = never_disconnect;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 50, 1);
-    drv.WriteAt(MsToNs(20), 70, 1);
-    sim.Run();
-    EXPECT_EQ(drv.service[0], never_disconnect ? MsToNs(5.1 + 0.01) : MsToNs(5.1 + 0.35 + 0.01));
-    EXPECT_EQ(drv.service[1], MsToNs(7.1 + 0.25));
+    ToyRun run(p);
+    run.drv.ReadAt(0, 50, 1);
+    run.drv.WriteAt(MsToNs(20), 70, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], never_disconnect ? MsToNs(5.1 + 0.01) : MsToNs(5.1 + 0.35 + 0.01));
+    EXPECT_EQ(run.drv.service[1], MsToNs(7.1 + 0.25));
   }
 }
 
@@ -233,14 +233,12 @@ TEST(HddDeviceTest, ExtraWriteDisconnectReselectsCheaperUnlessTheDriveNeverDisco
     p.interface.first_reselect_ns = MsToNs(0.2);
     p.interface.other_reselect_ns = MsToNs(0.1);
     p.interface.never_disconnect = never_disconnect;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.WriteAt(MsToNs(20), 70, 1);
-    drv.WriteAt(MsToNs(100), 170, 1);  // on the next track, sector 70 again
-    sim.Run();
-    EXPECT_EQ(drv.service[0], MsToNs(7.1 + 0.2)) << never_disconnect;
-    second[never_disconnect ? 1 : 0] = drv.service[1];
+    ToyRun run(p);
+    run.drv.WriteAt(MsToNs(20), 70, 1);
+    run.drv.WriteAt(MsToNs(100), 170, 1);  // on the next track, sector 70 again
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(7.1 + 0.2)) << never_disconnect;
+    second[never_disconnect ? 1 : 0] = run.drv.service[1];
   }
   EXPECT_EQ(second[1] - second[0], MsToNs(0.1));
 }
@@ -262,12 +260,10 @@ TEST(HddDeviceTest, ReadReconnectsOnceItsDisconnectIsOver) {
     p.interface.first_reselect_ns = MsToNs(0.2);
     p.interface.data_prep_ns = MsToNs(0.1);
     p.interface.read_disconnect_ns[0] = p.interface.read_disconnect_ns[1] = MsToNs(disconnect_ms);
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, lbn, blocks);
-    sim.Run();
-    EXPECT_EQ(drv.service[0], MsToNs(service_ms)) << blocks << " blocks, disconnect " << disconnect_ms;
+    ToyRun run(p);
+    run.drv.ReadAt(0, lbn, blocks);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(service_ms)) << blocks << " blocks, disconnect " << disconnect_ms;
   }
 }
 
@@ -283,12 +279,10 @@ TEST(HddDeviceTest, ReadReconnectsAtTheWatermarkAfterTheBufferRunsDry) {
   p.interface.data_prep_ns = MsToNs(0.1);
   p.interface.watermark_by_request_size = true;
   p.interface.read_watermark = 0.5;
-  Simulation sim;
-  HddDevice disk(&sim, "d0", p);
-  Driver drv(&sim, &disk);
-  drv.ReadAt(0, 50, 60);
-  sim.Run();
-  EXPECT_EQ(drv.service[0], MsToNs(21.4));
+  ToyRun run(p);
+  run.drv.ReadAt(0, 50, 60);
+  run.sim.Run();
+  EXPECT_EQ(run.drv.service[0], MsToNs(21.4));
 }
 
 // A partial hit whose cached head is short of the watermark (4 of 8 blocks, the
@@ -307,14 +301,12 @@ TEST(HddDeviceTest, PartialHitShortOfTheWatermarkWaitsWithItsHead) {
     p.interface.watermark_by_request_size = true;
     p.interface.read_watermark = 1.0;
     p.interface.immediate_partial_hit = immediate;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 0, 8);
-    drv.ReadAt(MsToNs(50.5), 4, 8);
-    sim.Run();
-    EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kPartialHit);
-    EXPECT_EQ(drv.service[1], MsToNs(service_ms)) << immediate;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(50.5), 4, 8);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.outcome[1], HddBreakdown::CacheOutcome::kPartialHit);
+    EXPECT_EQ(run.drv.service[1], MsToNs(service_ms)) << immediate;
   }
 }
 
@@ -329,12 +321,10 @@ TEST(HddDeviceTest, WriteCompletesOnceTheDisconnectAfterItsDataIsOver) {
     p.interface.first_reselect_ns = MsToNs(0.2);
     p.interface.data_prep_ns = MsToNs(0.1);
     p.interface.write_disconnect_ns = MsToNs(disconnect_ms);
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.WriteAt(MsToNs(20), 70, 1);
-    sim.Run();
-    EXPECT_EQ(drv.service[0], MsToNs(service_ms)) << disconnect_ms;
+    ToyRun run(p);
+    run.drv.WriteAt(MsToNs(20), 70, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(service_ms)) << disconnect_ms;
   }
 }
 
@@ -360,14 +350,12 @@ TEST(HddDeviceTest, ExtraWriteDisconnectTakesItsOwnOverheads) {
     p.interface.extradisc_disconnect_ns = MsToNs(0.05);
     p.interface.extradisc_inter_disconnect_ns = MsToNs(0.4);
     p.interface.extradisc_second_disconnect_ns = MsToNs(second_disconnect_ms);
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.WriteAt(MsToNs(20), 70, 1);
-    drv.WriteAt(MsToNs(100), 170, 1);
-    sim.Run();
-    EXPECT_EQ(drv.service[0], MsToNs(7.3));
-    EXPECT_EQ(drv.service[1], MsToNs(service_ms)) << seek_delta_ms;
+    ToyRun run(p);
+    run.drv.WriteAt(MsToNs(20), 70, 1);
+    run.drv.WriteAt(MsToNs(100), 170, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(7.3));
+    EXPECT_EQ(run.drv.service[1], MsToNs(service_ms)) << seek_delta_ms;
   }
 }
 
@@ -388,15 +376,13 @@ TEST(HddDeviceTest, ReadHitDuringADestageWaitsLikeAMissUnlessSneaky) {
     p.interface.read_disconnect_ns[0] = p.interface.read_disconnect_ns[1] = MsToNs(0.2);
     p.interface.first_reselect_ns = MsToNs(0.2);
     p.interface.data_prep_ns = MsToNs(0.1);
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.WriteAt(0, 70, 1);
-    drv.ReadAt(MsToNs(1), 70, 1);
-    sim.Run();
-    EXPECT_EQ(drv.service[0], MsToNs(0.11));
-    EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
-    EXPECT_EQ(drv.service[1], MsToNs(service_ms)) << sneaky;
+    ToyRun run(p);
+    run.drv.WriteAt(0, 70, 1);
+    run.drv.ReadAt(MsToNs(1), 70, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(0.11));
+    EXPECT_EQ(run.drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+    EXPECT_EQ(run.drv.service[1], MsToNs(service_ms)) << sneaky;
   }
 }
 
@@ -407,13 +393,11 @@ TEST(HddDeviceTest, ReadOfWrittenDataIsAMissWhenReadsMayNotHitWriteData) {
     HddParams p = ToyDrive();
     p.cache.read_ahead_scheme = 0;
     p.cache.read_hits_on_write_data = hits;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.WriteAt(0, 70, 4);
-    drv.ReadAt(MsToNs(20), 70, 4);
-    sim.Run();
-    EXPECT_EQ(drv.outcome[1], hits ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss);
+    ToyRun run(p);
+    run.drv.WriteAt(0, 70, 4);
+    run.drv.ReadAt(MsToNs(20), 70, 4);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.outcome[1], hits ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss);
   }
 }
 
@@ -430,28 +414,24 @@ TEST(HddDeviceTest, MinimumSeekDelayHoldsBackAWriteThatDoesNotContinueAMediaAcce
     HddParams p = ToyDrive();
     p.cache.read_ahead_scheme = 0;
     p.interface.min_seek_delay_ns = MsToNs(3);
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.WriteAt(0, 70, 1);
-    drv.WriteAt(MsToNs(55), 71, 1);
-    sim.Run();
-    EXPECT_EQ(drv.service[0], MsToNs(7.1));
-    EXPECT_EQ(drv.service[1], MsToNs(12.2));
+    ToyRun run(p);
+    run.drv.WriteAt(0, 70, 1);
+    run.drv.WriteAt(MsToNs(55), 71, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(7.1));
+    EXPECT_EQ(run.drv.service[1], MsToNs(12.2));
   }
   {
     HddParams p = ToyDrive();
     p.cache.read_ahead_scheme = 0;
     p.cache.fast_write_level = 1;
     p.interface.min_seek_delay_ns = MsToNs(3);
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.WriteAt(0, 70, 1);
-    drv.WriteAt(MsToNs(1), 71, 1);
-    drv.ReadAt(MsToNs(8), 500, 1);
-    sim.Run();
-    EXPECT_EQ(drv.service[2], MsToNs(2.11));
+    ToyRun run(p);
+    run.drv.WriteAt(0, 70, 1);
+    run.drv.WriteAt(MsToNs(1), 71, 1);
+    run.drv.ReadAt(MsToNs(8), 500, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[2], MsToNs(2.11));
   }
 }
 
@@ -484,13 +464,11 @@ TEST(HddDeviceTest, ReadAheadShortOfItsMinimumHoldsTheArm) {
     p.cache.write_hit_stop_prefetch = c.write_hit_stops;
     p.interface.first_reselect_ns = MsToNs(0.2);
     p.interface.data_prep_ns = MsToNs(0.1);
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 0, 8);
-    drv.SubmitAt(MsToNs(1), c.lbn, 1, c.op);
-    sim.Run();
-    EXPECT_EQ(drv.service[1], MsToNs(c.service_ms))
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.SubmitAt(MsToNs(1), c.lbn, 1, c.op);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[1], MsToNs(c.service_ms))
         << "minimum " << c.min_blocks << ", block " << c.lbn << ", write-back " << c.write_back;
   }
 }
@@ -505,15 +483,13 @@ TEST(HddDeviceTest, ReadAheadOfZeroReadsASegmentsWorth) {
     p.cache.max_read_ahead_blocks = 0;
     p.cache.read_ahead_over_requested = over_requested;
     const int64_t last = over_requested == 1 ? 207 : 199;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 0, 8);
-    drv.ReadAt(MsToNs(50), last, 1);
-    drv.ReadAt(MsToNs(60), last + 1, 1);
-    sim.Run();
-    EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit) << over_requested;
-    EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kMiss) << over_requested;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(50), last, 1);
+    run.drv.ReadAt(MsToNs(60), last + 1, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit) << over_requested;
+    EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kMiss) << over_requested;
   }
 }
 
@@ -523,16 +499,14 @@ TEST(HddDeviceTest, SentBlocksLeaveTheSegmentWhenOverRequestedIsMinusOne) {
   for (int over_requested : {1, -1}) {
     HddParams p = ToyDrive();
     p.cache.read_ahead_over_requested = over_requested;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 0, 8);
-    drv.ReadAt(MsToNs(50), 0, 8);
-    drv.ReadAt(MsToNs(100), 8, 8);
-    sim.Run();
-    EXPECT_EQ(drv.outcome[1], over_requested == -1 ? HddBreakdown::CacheOutcome::kMiss
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(50), 0, 8);
+    run.drv.ReadAt(MsToNs(100), 8, 8);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.outcome[1], over_requested == -1 ? HddBreakdown::CacheOutcome::kMiss
                                                    : HddBreakdown::CacheOutcome::kWholeHit);
-    EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+    EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
   }
 }
 
@@ -546,13 +520,11 @@ TEST(HddDeviceTest, PreseekingEmptiesTheSegmentOfAReadWhoseMediaWorkIsDone) {
     HddParams p = ToyDrive();
     p.cache.read_ahead_scheme = 0;
     p.cache.preseek_level = level;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 0, 8);
-    drv.ReadAt(MsToNs(50), 0, 8);
-    sim.Run();
-    EXPECT_EQ(drv.service[1], level == 0 ? MsToNs(0.08) : MsToNs(0.81)) << level;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(50), 0, 8);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[1], level == 0 ? MsToNs(0.08) : MsToNs(0.81)) << level;
   }
 }
 
@@ -566,14 +538,12 @@ TEST(HddDeviceTest, PreseekingKeepsTheSegmentWhileItsReadAheadRuns) {
       p.cache.max_read_ahead_blocks = max_read_ahead;
       p.interface.read_completion_ns = MsToNs(1.0);
       p.cache.preseek_level = level;
-      Simulation sim;
-      HddDevice disk(&sim, "d0", p);
-      Driver drv(&sim, &disk);
-      drv.ReadAt(0, 0, 8);
-      drv.ReadAt(MsToNs(50), 8, 2);
-      sim.Run();
+      ToyRun run(p);
+      run.drv.ReadAt(0, 0, 8);
+      run.drv.ReadAt(MsToNs(50), 8, 2);
+      run.sim.Run();
       const bool kept = level == 0 || max_read_ahead == 100;
-      EXPECT_EQ(drv.outcome[1], kept ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss)
+      EXPECT_EQ(run.drv.outcome[1], kept ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss)
           << max_read_ahead << " " << level;
     }
   }
@@ -589,16 +559,14 @@ TEST(HddDeviceTest, SneakyFullHitDoesNotWaitForTheDestage) {
     p.cache.read_ahead_scheme = 0;
     p.cache.fast_write_level = 1;
     p.cache.sneaky_full_read_hits = sneaky;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 0, 8);
-    drv.WriteAt(MsToNs(1.0), 50, 8);
-    drv.ReadAt(MsToNs(2.0), 0, 8);
-    sim.Run();
-    EXPECT_EQ(drv.service[1], MsToNs(0.08));
-    EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
-    EXPECT_EQ(drv.service[2], sneaky ? MsToNs(0.08) : MsToNs(3.88)) << sneaky;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.WriteAt(MsToNs(1.0), 50, 8);
+    run.drv.ReadAt(MsToNs(2.0), 0, 8);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[1], MsToNs(0.08));
+    EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+    EXPECT_EQ(run.drv.service[2], sneaky ? MsToNs(0.08) : MsToNs(3.88)) << sneaky;
   }
 }
 
@@ -619,13 +587,11 @@ TEST(HddDeviceTest, AlmostReadHitJoinsTheReadAheadAtItsNextBlock) {
     HddParams p = ToyDrive();
     p.cache.allow_almost_read_hits = c.almost;
     p.cache.join_read_ahead_window = c.window;
-    Simulation sim;
-    HddDevice disk(&sim, "d0", p);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 0, 8);
-    drv.ReadAt(MsToNs(2.05), c.lbn, 1);
-    sim.Run();
-    EXPECT_EQ(drv.service[1], MsToNs(c.service_ms)) << c.almost << c.window << " " << c.lbn;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(2.05), c.lbn, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[1], MsToNs(c.service_ms)) << c.almost << c.window << " " << c.lbn;
   }
 }
 
@@ -640,16 +606,14 @@ TEST(HddDeviceTest, ReadAheadOnIdleHitStartsAfterTheCommandOverhead) {
   p.cache.max_read_ahead_blocks = 2;
   p.cache.read_ahead_on_idle_hit = true;
   p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
-  Simulation sim;
-  HddDevice disk(&sim, "d0", p);
-  Driver drv(&sim, &disk);
-  drv.ReadAt(0, 0, 8);
-  drv.ReadAt(MsToNs(20.95), 8, 2);
-  drv.ReadAt(MsToNs(22.0), 10, 2);
-  sim.Run();
-  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
-  EXPECT_EQ(drv.outcome[2], HddBreakdown::CacheOutcome::kMiss);
-  EXPECT_EQ(drv.service[2], MsToNs(9.21));
+  ToyRun run(p);
+  run.drv.ReadAt(0, 0, 8);
+  run.drv.ReadAt(MsToNs(20.95), 8, 2);
+  run.drv.ReadAt(MsToNs(22.0), 10, 2);
+  run.sim.Run();
+  EXPECT_EQ(run.drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+  EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kMiss);
+  EXPECT_EQ(run.drv.service[2], MsToNs(9.21));
 }
 
 // Bus arbitration (50 us): the command reaches the drive 50 us late, and a
@@ -661,17 +625,15 @@ TEST(HddDeviceTest, ArbitrationDelaysTheCommandAndEachReconnection) {
   HddParams p = ToyDrive();
   p.cache.read_ahead_scheme = 0;
   p.interface.bus_arbitration_ns = MsToNs(0.05);
-  Simulation sim;
-  HddDevice disk(&sim, "d0", p);
-  Driver drv(&sim, &disk);
-  drv.ReadAt(0, 50, 1);
-  drv.ReadAt(MsToNs(20), 50, 1);
-  drv.WriteAt(MsToNs(30), 70, 1);
-  sim.Run();
-  EXPECT_EQ(drv.service[0], MsToNs(5.16));
-  EXPECT_EQ(drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
-  EXPECT_EQ(drv.service[1], MsToNs(0.06));
-  EXPECT_EQ(drv.service[2], MsToNs(7.15));
+  ToyRun run(p);
+  run.drv.ReadAt(0, 50, 1);
+  run.drv.ReadAt(MsToNs(20), 50, 1);
+  run.drv.WriteAt(MsToNs(30), 70, 1);
+  run.sim.Run();
+  EXPECT_EQ(run.drv.service[0], MsToNs(5.16));
+  EXPECT_EQ(run.drv.outcome[1], HddBreakdown::CacheOutcome::kWholeHit);
+  EXPECT_EQ(run.drv.service[1], MsToNs(0.06));
+  EXPECT_EQ(run.drv.service[2], MsToNs(7.15));
 }
 
 std::vector<SimTime> RunRandomReads(uint64_t seed) {

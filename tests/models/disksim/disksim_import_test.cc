@@ -333,6 +333,13 @@ class SyntheticDrive {
 
   std::string Path(const std::string& file) const { return (dir_ / file).string(); }
 
+  // Caching off, and the read-ahead and fast writes DiskSim refuses without it.
+  void TurnCachingOff() {
+    Replace("t.diskspecs", "Enable caching in buffer = 1", "Enable caching in buffer = 0");
+    Replace("t.diskspecs", "Buffer continuous read = 3", "Buffer continuous read = 0");
+    Replace("t.diskspecs", "Fast write level = 1", "Fast write level = 0");
+  }
+
   // `disk`: "" for the spec's default disk, or "#NAME".
   DisksimImport Import(const std::string& disk = "", DisksimHost host = DisksimHost::kInTimes) {
     for (const auto& [name, text] : files_) std::ofstream(dir_ / name, std::ios::binary) << text;
@@ -537,9 +544,7 @@ TEST(DisksimImportTest, RefusesUnsupportedConstructs) {
   }
   {
     SyntheticDrive drive;
-    drive.Replace("t.diskspecs", "Enable caching in buffer = 1", "Enable caching in buffer = 0");
-    drive.Replace("t.diskspecs", "Buffer continuous read = 3", "Buffer continuous read = 0");
-    drive.Replace("t.diskspecs", "Fast write level = 1", "Fast write level = 0");
+    drive.TurnCachingOff();
     drive.Replace("t.diskspecs", "Read any free blocks = 0", "Read any free blocks = 1");
     EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Read any free blocks") +
                                          ": caching is off, which DiskSim refuses with 'Read any free blocks'");
@@ -587,9 +592,7 @@ TEST(DisksimImportTest, RefusesSegmentCountsDiskSimRefuses) {
   }
   {
     SyntheticDrive drive;  // caching off or not
-    drive.Replace("t.diskspecs", "Enable caching in buffer = 1", "Enable caching in buffer = 0");
-    drive.Replace("t.diskspecs", "Buffer continuous read = 3", "Buffer continuous read = 0");
-    drive.Replace("t.diskspecs", "Fast write level = 1", "Fast write level = 0");
+    drive.TurnCachingOff();
     drive.Replace("t.diskspecs", "Number of buffer segments = 2", "Number of buffer segments = 0");
     EXPECT_EQ(drive.ErrorOfImport(), drive.Where("t.diskspecs", "Number of buffer") +
                                          ": 'Number of buffer segments' = 0 is outside 1..2147483647");
