@@ -375,13 +375,12 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 }
 
 // Sends `buffered` cached sectors, then the `media_blocks` sectors of runs_ as they
-// land, over the bus.
-// `sending`: the disk is connected, sending cached data until `bus_free`; otherwise it
-// has disconnected, and data flow no sooner than `bus_free`. A disconnected disk connects once `watermark`
-// sectors wait in the buffer, or all that are left (DiskSim's disk_request_needs_bus),
-// paying arbitration, reselect and data preparation. One that may not hold the bus
-// disconnects whenever the buffer runs dry, and reconnects the same way once the
-// disconnect is over.
+// land, over the bus. `sending`: the disk is connected, sending cached data until
+// `bus_free`; otherwise it has disconnected, and data flow no sooner than `bus_free`.
+// A disconnected disk connects once `watermark` sectors wait in the buffer, or all that
+// are left (DiskSim's disk_request_needs_bus), paying arbitration, reselect and data
+// preparation. One that may not hold the bus disconnects whenever the buffer runs dry,
+// and reconnects the same way once the disconnect is over.
 int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending,
                                      int64_t buffered, int64_t media_blocks) const {
   const HddInterface& io = p_.interface;
