@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Compares ziosim with DiskSim on requests that queue in the drive.
+
+DiskSim's validation traces issue one request at a time. This replays instead an open
+trace (DiskSim's "ascii" format, Poisson arrivals, seeded) on a validation drive whose
+"Max queue length" is set, through DiskSim 4.0 (built by rebuild.sh, with the
+per-request completion patch, request_csv.patch) and through `ziosim replay --policy
+fifo` on the same .parv, and prints the share of requests completing at the same time.
+
+    python3 scripts/disksim-oracle/queue_check.py --disksim DEST/src/disksim \\
+        --valid DISKSIM/valid --queue 8 --mean-ms 8 cheetah9LP atlas_III
+
+Requests are compared by their own times (arrival, or the completion before if later, to
+completion), not by when they complete: DiskSim advances the platter's angle by sums of
+truncated steps (dm_rotate_g1 keeps 24 of an angle's 32 bits), so its rotation falls
+behind true time by a few ns per millisecond of busy drive, which a validation trace
+(each request timed from its own issue) never accumulates but a backlog carries from
+request to request. Within 1 us, as option_check.py. Drive-side
+options are set as in option_check.py (--set on the .diskspecs). Works in a scratch copy
+of the validation folder; nothing is written elsewhere.
+"""
+import argparse
+import collections
+import csv
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from option_check import ROOT, edit, pairs
+
+TOLERANCE_MS = 0.001
+
+
+def write_trace(path, seed, count, mean_ms, read_share, sequential_share, blocks):
+    """An open trace: exponential gaps (the first request at 0), 4-32 KiB, some sequential runs."""
+    rng = random.Random(seed)
+    t, next_block = 0.0, 0
+    with open(path, "w") as f:
+        for i in range(count):
+            if i:
+                t += rng.expovariate(1.0 / mean_ms)
+            size = rng.choice([8, 16, 32, 64])
+            sequential = rng.random() < sequential_share and next_block + size <= blocks
+            block = next_block if sequential else rng.randrange(0, blocks - size)
+            read = 1 if rng.random() < read_share else 0
+            f.write(f"{t:.6f}\t0\t{block}\t{size}\t{read}\n")
+            next_block = block + size
+
+
+def traced_blocks(folder, drive):
+    """The end of the highest request of the drive's validation trace: within its capacity."""
+    end = 0
+    with open(os.path.join(folder, drive + ".trace")) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) >= 4 and fields[0] in ("R", "W"):
+                end = max(end, int(fields[2]) + int(fields[3]))
+    return end
+
+
+def own_times(done, arrival):
+    """Each request's time of its own: from its arrival, or from the completion before it
+    if that came later (the drive was busy), to its completion."""
+    times, previous = {}, 0.0
+    for i in sorted(done, key=lambda i: (done[i], i)):
+        times[i] = done[i] - max(arrival[i], previous)
+        previous = done[i]
+    return times
+
+
+def compare(folder, trace):
+    """Share of DiskSim's completed requests whose own time ziosim matches within 1 us."""
+    rows = [line.split() for line in open(trace)]
+    arrival = [float(fields[0]) for fields in rows]
+    waiting = collections.defaultdict(collections.deque)  # (block, count, read) -> trace indexes
+    for i, fields in enumerate(rows):
+        waiting[(int(fields[2]), int(fields[3]), int(fields[4]) & 1)].append(i)
+    theirs = {}
+    with open(os.path.join(folder, "disksim.csv"), newline="") as f:
+        for r in csv.DictReader(f):  # in completion order: requests of one key complete in order
+            theirs[waiting[(int(r["blkno"]), int(r["bcount"]), int(r["read"]))].popleft()] = float(r["done_ms"])
+    with open(os.path.join(folder, "ziosim.csv"), newline="") as f:
+        ours = {int(r["i"]): float(r["done_ms"]) for r in csv.DictReader(f)}
+    if not theirs:
+        return "DiskSim completes no request"
+    # DiskSim stops at the trace's end with requests still queued: compare the ones it completed.
+    ours = {i: ours[i] for i in theirs}
+    theirs, ours = own_times(theirs, arrival), own_times(ours, arrival)
+    equal = sum(abs(theirs[i] - ours[i]) <= TOLERANCE_MS for i in theirs)
+    return f"{100.0 * equal / len(theirs):.2f} % of {len(theirs)}"
+
+
+def run(args, drive, settings):
+    with tempfile.TemporaryDirectory(prefix="queue-check-") as scratch:
+        folder = os.path.join(scratch, "valid")
+        shutil.copytree(args.valid, folder)
+        spec = os.path.join(folder, drive + ".diskspecs")
+        with open(spec) as f:
+            text = f.read()
+        with open(spec, "w") as f:
+            f.write(edit(text, 0, settings, spec))
+        trace = os.path.join(folder, "queued.trace")
+        write_trace(trace, args.seed, args.requests, args.mean_ms, args.read_share, args.sequential_share,
+                    traced_blocks(folder, drive))
+        env = dict(os.environ, DISKSIM_REQUEST_CSV=os.path.join(folder, "disksim.csv"))
+        d = subprocess.run([args.disksim, drive + ".parv", "out.outv", "ascii", trace, "0"], cwd=folder, env=env,
+                           capture_output=True, text=True, check=False)
+        if d.returncode != 0 or not os.path.exists(os.path.join(folder, "disksim.csv")):
+            return "DiskSim fails: " + (d.stderr.strip() or d.stdout.strip() or f"exit {d.returncode}").splitlines()[-1]
+        z = subprocess.run([args.ziosim, "replay", trace, "--format", "ascii", "--target", "disksim:" + drive + ".parv",
+                            "--policy", "fifo", "--per-request", "ziosim.csv"], cwd=folder, capture_output=True,
+                           text=True, check=False)
+        if z.returncode != 0:
+            return "ziosim refuses: " + z.stderr.strip().splitlines()[-1]
+        return compare(folder, trace)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("drives", nargs="+", help="drive names in the validation folder (NAME.parv, NAME.diskspecs)")
+    ap.add_argument("--disksim", required=True, help="DiskSim 4.0 built by rebuild.sh (DEST/src/disksim)")
+    ap.add_argument("--valid", required=True, help="DiskSim's valid/ folder")
+    ap.add_argument("--ziosim", default=os.path.join(ROOT, "build", "ziosim"))
+    ap.add_argument("--queue", type=int, default=8, help="the drive's 'Max queue length'")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="another disk option")
+    ap.add_argument("--requests", type=int, default=1500)
+    ap.add_argument("--mean-ms", type=float, default=8.0, help="mean gap between arrivals")
+    ap.add_argument("--read-share", type=float, default=1.0)
+    ap.add_argument("--sequential-share", type=float, default=0.0, help="share continuing the previous request")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    if a.queue < 1:
+        sys.exit("queue_check.py: --queue must be at least 1")
+    settings = pairs(a.set)
+    options = ", ".join(f"{k} = {v}" for k, v in settings)
+    print(f"| drive | equal within 1 us, queue 1 | queue {a.queue}{', ' + options if options else ''} |")
+    print("|---|---|---|")
+    for drive in a.drives:
+        one = run(a, drive, settings + [("Max queue length", "1")])
+        queued = run(a, drive, settings + [("Max queue length", str(a.queue))])
+        print(f"| {drive} | {one} | {queued} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
