@@ -118,6 +118,7 @@ class HddDevice::Impl {
   struct Pending {
     DeviceRequest req;
     SimTime submitted;
+    bool after_write = false;    // the last command the drive completed before this one came was a write
     PhysicalAddress first{};
     int64_t first_start_ps = 0;  // SPTF: the first block's sector start in a revolution
     int seg = -1;
@@ -130,6 +131,7 @@ class HddDevice::Impl {
   void Arrive(const DeviceRequest& req, SimTime t, bool sptf, Pending& p) const {
     p.req = req;
     p.submitted = t;
+    p.after_write = last_done_was_write_;
     p.first = geo_.Map(req.offset_bytes / 512);
     p.first_start_ps = sptf ? mech_.SectorStartPs(p.first) : 0;
     p.seg = -1;
@@ -139,6 +141,7 @@ class HddDevice::Impl {
   void Start();
   ArrivalQueue<Pending> queue_;
   bool busy_ = false;
+  bool last_done_was_write_ = false;
   Pending current_{};
 
  private:
@@ -244,9 +247,15 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
     return ServeWholeHit(lbn, n, t, seg);
   }
   if (JoinsReadAhead(seg, lbn)) return ServeFromReadAhead(lbn, n, t, bd);
-  const int64_t arrive = t + Ps(io.per_request_ns);
-  const int64_t cmd_done = arrive + Ps(io.read_miss_ns[prev()]);
-  const int64_t arm_start = ArmStart(t, cmd_done);
+  // A miss that waited in the drive's queue took its command and disconnected when it
+  // came, while the drive served others (disk_read_arrive, with the overheads of the
+  // command completed last by then): its turn starts the arm at once, and its data wait
+  // for the bus the command before it held until `t`. A drive that never disconnects
+  // holds the bus until its command completes: the next command reaches it only then.
+  const int after = cmd.after_write ? 1 : 0;
+  const int64_t came = io.never_disconnect ? t : std::min(t, Ps(cmd.submitted) + Ps(io.bus_arbitration_ns));
+  const int64_t cmd_done = came + Ps(io.per_request_ns) + Ps(io.read_miss_ns[after]);
+  const int64_t arm_start = ArmStart(t, std::max(cmd_done, t));
 
   // The rest of a partial hit comes from the media. Its cached head is sent at once if
   // it is enough to start with (the watermark's worth, or any with "Immed transfer
@@ -259,13 +268,14 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const bool sending =
       cached > 0 && (io.never_disconnect || io.immediate_partial_hit || cached >= std::min(watermark, n));
   if (cached > 0) bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
-  int64_t bus_free = io.never_disconnect ? cmd_done + Ps(io.data_prep_ns)
-                                         : cmd_done + Ps(io.read_disconnect_ns[prev()]) + ReconnectPs();
+  int64_t bus_free = io.never_disconnect
+                         ? std::max(cmd_done, t) + Ps(io.data_prep_ns)
+                         : std::max(cmd_done + Ps(io.read_disconnect_ns[after]), t) + ReconnectPs();
   if (sending) bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
-  bd->wait_ns = RoundNs(arm_start - cmd_done);
+  bd->wait_ns = RoundNs(arm_start - std::max(cmd_done, t));
   const int64_t sent = BusPipeline(bus_free, b, watermark, sending, sending ? 0 : cached, media_n);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
@@ -866,6 +876,7 @@ void HddDevice::OnEvent(uint32_t kind, uint64_t /*arg*/) {
   const DeviceRequest req = impl_->current_.req;
   const SimTime submitted = impl_->current_.submitted;
   impl_->busy_ = false;
+  impl_->last_done_was_write_ = req.op == IoOp::kWrite;
   --in_device_;
   const SimTime now = sim_->now();
   stats_.OnLeave(now, in_device_, req.op == IoOp::kWrite, req.size_bytes, now - submitted);

@@ -5,7 +5,7 @@ DiskSim's validation traces issue one request at a time. This replays instead an
 trace (DiskSim's "ascii" format, Poisson arrivals, seeded) on a validation drive whose
 "Max queue length" is set, through DiskSim 4.0 (built by rebuild.sh, with the
 per-request completion patch, request_csv.patch) and through `ziosim replay --policy
-fifo` on the same .parv, and prints the share of requests completing at the same time.
+fifo` (or --policy) on the same .parv, and prints the share of requests completing at the same time.
 
     python3 scripts/disksim-oracle/queue_check.py --disksim DEST/src/disksim \\
         --valid DISKSIM/valid --queue 8 --mean-ms 8 cheetah9LP atlas_III
@@ -71,7 +71,7 @@ def own_times(done, arrival):
     return times
 
 
-def compare(folder, trace):
+def compare(folder, trace, show):
     """Share of DiskSim's completed requests whose own time ziosim matches within 1 us."""
     rows = [line.split() for line in open(trace)]
     arrival = [float(fields[0]) for fields in rows]
@@ -90,6 +90,9 @@ def compare(folder, trace):
     ours = {i: ours[i] for i in theirs}
     theirs, ours = own_times(theirs, arrival), own_times(ours, arrival)
     equal = sum(abs(theirs[i] - ours[i]) <= TOLERANCE_MS for i in theirs)
+    differing = sorted(i for i in theirs if abs(theirs[i] - ours[i]) > TOLERANCE_MS)
+    for i in differing[:show]:
+        print(f"  line {i + 1}: {' '.join(rows[i])}: DiskSim {theirs[i]:.6f} ms, ziosim {ours[i]:.6f} ms")
     return f"{100.0 * equal / len(theirs):.2f} % of {len(theirs)}"
 
 
@@ -108,14 +111,16 @@ def run(args, drive, settings):
         env = dict(os.environ, DISKSIM_REQUEST_CSV=os.path.join(folder, "disksim.csv"))
         d = subprocess.run([args.disksim, drive + ".parv", "out.outv", "ascii", trace, "0"], cwd=folder, env=env,
                            capture_output=True, text=True, check=False)
-        if d.returncode != 0 or not os.path.exists(os.path.join(folder, "disksim.csv")):
+        if d.returncode != 0:
             return "DiskSim fails: " + (d.stderr.strip() or d.stdout.strip() or f"exit {d.returncode}").splitlines()[-1]
+        if not os.path.exists(os.path.join(folder, "disksim.csv")):
+            return "DiskSim stops before any request completes"
         z = subprocess.run([args.ziosim, "replay", trace, "--format", "ascii", "--target", "disksim:" + drive + ".parv",
-                            "--policy", "fifo", "--per-request", "ziosim.csv"], cwd=folder, capture_output=True,
+                            "--policy", args.policy, "--per-request", "ziosim.csv"], cwd=folder, capture_output=True,
                            text=True, check=False)
         if z.returncode != 0:
             return "ziosim refuses: " + z.stderr.strip().splitlines()[-1]
-        return compare(folder, trace)
+        return compare(folder, trace, args.show)
 
 
 def main():
@@ -131,7 +136,11 @@ def main():
     ap.add_argument("--read-share", type=float, default=1.0)
     ap.add_argument("--sequential-share", type=float, default=0.0, help="share continuing the previous request")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--policy", default="fifo", choices=["fifo", "sptf"],
+                    help="ziosim's queue policy (set the disk's own with --set 'Scheduling policy=N')")
+    ap.add_argument("--show", type=int, default=0, metavar="N", help="print the first N requests that differ")
     a = ap.parse_args()
+    a.ziosim, a.disksim, a.valid = (os.path.abspath(x) for x in (a.ziosim, a.disksim, a.valid))
     if a.queue < 1:
         sys.exit("queue_check.py: --queue must be at least 1")
     settings = pairs(a.set)

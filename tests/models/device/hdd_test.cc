@@ -636,6 +636,29 @@ TEST(HddDeviceTest, ArbitrationDelaysTheCommandAndEachReconnection) {
   EXPECT_EQ(run.drv.service[2], MsToNs(7.15));
 }
 
+// A read miss that waits in the drive's queue has its command done while the drive
+// serves the one before (DiskSim's disk_read_arrive): its turn starts the arm at once.
+// Read miss overhead 0.3 ms, no read-ahead, two commands queued at most. Command 0
+// reads sector 50 from t=0: done at 5.11 ms (media 5.0-5.1, bus 10 us). Command 1,
+// sector 62 of cylinder 1 (LBN 262), comes at 1 ms, its overhead over by 1.3 ms: at
+// 5.11 ms a 1 ms seek reaches the track at 6.11, before sector 62 (6.2-6.3 ms): sent by
+// 6.31 ms, 5.31 ms after it came. The same read coming to the idle drive at 5.11 ms
+// pays its overhead then, seeks until 6.41 and waits a turn for sector 62: 16.31 ms.
+TEST(HddDeviceTest, QueuedReadMissHasItsCommandDoneWhileItWaits) {
+  HddParams p = ToyDrive();
+  p.cache.read_ahead_scheme = 0;
+  p.queue_depth = 2;
+  p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+  for (const bool queued : {true, false}) {
+    ToyRun run(p);
+    run.drv.ReadAt(0, 50, 1);
+    run.drv.ReadAt(queued ? MsToNs(1.0) : MsToNs(5.11), 262, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(5.11));
+    EXPECT_EQ(run.drv.service[1], queued ? MsToNs(5.31) : MsToNs(16.31 - 5.11)) << (queued ? "queued" : "idle");
+  }
+}
+
 std::vector<SimTime> RunRandomReads(uint64_t seed) {
   Simulation sim;
   HddDevice disk(&sim, "d0", ToyDrive());
