@@ -34,11 +34,13 @@ ReadersOptions SmallRun(const std::string& pool) {
 }
 
 // Truth recovery: "measured" points simulated on wd-re4-1tb with its media
-// rates scaled by 0.8; fitting the unscaled drive on 1 and 4 readers finds
-// the scale within 3 %. The held-out 2 and 8 readers are predicted within
-// 15 %, not closer: simulated throughput is rough in the rate (measured: a
-// 0.1 % change of rate moves 8 readers' MB/s by 14 %), so a scale a hair off
-// the truth can miss a point by that much.
+// rates scaled by 0.8; fitting the unscaled drive on 1 and 4 readers reproduces
+// the fitted points within 3 % and finds the scale within 10 %, the held-out 2
+// and 8 readers within 20 %. Not closer: on such short runs simulated throughput
+// is rough in the rate, the platters' timing deciding which queued reads a
+// drive catches on this turn (4 readers at scales 0.799, 0.800, 0.801: 163.8,
+// 155.2, 178.4 MB/s; 1 reader at 0.90 and 1.00: 184.8, 166.2), so a scale 9 %
+// off the truth can match the fitted points within 1.1 % (docs/calibration.md).
 TEST(PoolFitTest, RecoversAScaledMediaRate) {
   std::vector<CatalogValue> figures = ResolveDrive("wd-re4-1tb").values;
   for (CatalogValue& v : figures) {
@@ -52,11 +54,11 @@ TEST(PoolFitTest, RecoversAScaledMediaRate) {
   std::remove(truth.c_str());
 
   const PoolFitResult fit = FitPool(SmallRun("mirror 2xwd-re4-1tb"), measured, {1, 4}, ::testing::TempDir(), "t.csv");
-  EXPECT_NEAR(fit.rate_scale, 0.8, 0.8 * 0.03);
+  EXPECT_NEAR(fit.rate_scale, 0.8, 0.8 * 0.10);
   ASSERT_EQ(fit.points.size(), 4u);
   for (const PoolFitResult::Point& p : fit.points) {
     EXPECT_EQ(p.held_out, p.measured.readers == 2 || p.measured.readers == 8);
-    EXPECT_LT(std::abs(p.error_pct), 15.0) << p.measured.readers << " readers";
+    EXPECT_LT(std::abs(p.error_pct), p.held_out ? 20.0 : 3.0) << p.measured.readers << " readers";
   }
   bool marked = false;
   for (const CatalogValue& v : fit.figures) {
