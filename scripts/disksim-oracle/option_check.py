@@ -89,13 +89,18 @@ def pairs(items):
     return out
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("drives", nargs="+", help="drive names in the validation folder (NAME.parv, NAME.trace)")
+def add_oracle_arguments(ap, drive_files):
+    """The arguments every check takes: drives, the two simulators, the folder, disk options."""
+    ap.add_argument("drives", nargs="+", help=f"drive names in the validation folder ({drive_files})")
     ap.add_argument("--disksim", required=True, help="DiskSim 4.0 built by rebuild.sh (DEST/src/disksim)")
     ap.add_argument("--valid", required=True, help="DiskSim's valid/ folder")
     ap.add_argument("--ziosim", default=os.path.join(ROOT, "build", "ziosim"))
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a disk option (.diskspecs)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_oracle_arguments(ap, "NAME.parv, NAME.trace")
     ap.add_argument("--bus-set", action="append", default=[], metavar="KEY=VALUE", help="an option of bus BUS1")
     a = ap.parse_args()
     disk_settings, bus_settings = pairs(a.set), pairs(a.bus_set)

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-from option_check import ROOT, edit, pairs
+from option_check import add_oracle_arguments, edit, pairs
 
 TOLERANCE_MS = 0.001
 
@@ -125,12 +125,8 @@ def run(args, drive, settings):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("drives", nargs="+", help="drive names in the validation folder (NAME.parv, NAME.diskspecs)")
-    ap.add_argument("--disksim", required=True, help="DiskSim 4.0 built by rebuild.sh (DEST/src/disksim)")
-    ap.add_argument("--valid", required=True, help="DiskSim's valid/ folder")
-    ap.add_argument("--ziosim", default=os.path.join(ROOT, "build", "ziosim"))
+    add_oracle_arguments(ap, "NAME.parv, NAME.diskspecs")
     ap.add_argument("--queue", type=int, default=8, help="the drive's 'Max queue length'")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="another disk option")
     ap.add_argument("--requests", type=int, default=1500)
     ap.add_argument("--mean-ms", type=float, default=8.0, help="mean gap between arrivals")
     ap.add_argument("--read-share", type=float, default=1.0)
