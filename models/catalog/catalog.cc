@@ -326,6 +326,7 @@ DriveSpec ImportDisksim(const std::string& path) {
     spec.description += " (" + std::to_string(imported.ignored.size()) + " parameters not modelled)";
   }
   spec.hdd = std::move(imported.params);
+  if (imported.arrival_order) spec.queue_order = QueuePolicy::kFifo;
   return spec;
 }
 
@@ -425,6 +426,7 @@ DriveSpec ResolveDrive(const std::string& name_or_path) {
 }
 
 QueuePolicy NativeQueuePolicy(const DriveSpec& spec) {
+  if (spec.queue_order) return *spec.queue_order;
   const bool ncq = spec.kind == DriveSpec::Kind::kHdd && spec.hdd.queue_depth > 1;
   return ncq ? QueuePolicy::kSptf : QueuePolicy::kFifo;
 }

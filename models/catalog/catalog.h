@@ -12,6 +12,7 @@
 #define ZIOSIM_MODELS_CATALOG_CATALOG_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,9 @@ struct DriveSpec {
   SsdParams ssd;     // for kSsd
   FixedDeviceParams fixed;  // for kFixed (the cross-check's reference device)
   std::vector<CatalogValue> values;  // the file's figures in a fixed order; empty for DiskSim drives
+  // The order the drive serves its queue in, where its spec says (a DiskSim disk
+  // scheduler that is FCFS: fifo); otherwise NativeQueuePolicy's.
+  std::optional<QueuePolicy> queue_order;
 
   // The figure named `key`, or nullptr.
   const CatalogValue* Find(std::string_view key) const;
@@ -76,8 +80,8 @@ std::vector<DriveSpec> CatalogDrives();
 // The catalog's names, sorted.
 std::vector<std::string> CatalogNames();
 
-// How the drive itself orders its queue: an HDD with NCQ (queue depth > 1) by
-// shortest positioning time, anything else in arrival order.
+// How the drive itself orders its queue: as its spec says (queue_order), else an HDD
+// with NCQ (queue depth > 1) by shortest positioning time, anything else in arrival order.
 QueuePolicy NativeQueuePolicy(const DriveSpec& spec);
 
 // An HddDevice, SsdDevice or FixedDevice for `spec`; `policy` applies to HDDs (an SSD serves in arrival order).

@@ -1,6 +1,7 @@
 #include "models/disksim/disksim_import.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -461,13 +462,34 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
   r.Inert("Low (write) water mark", 0.0);
 }
 
-// The disk's scheduler orders its queue; the HDD device's queue policy is chosen
-// separately (and with one request queued it orders nothing), so its keys are ignored.
-void IgnoreScheduler(BlockReader& r, IgnoredKeys* ignored) {
+// The disk's own scheduler (DiskSim's ioqueue) orders the requests waiting in its
+// queue. FCFS (policy 1) that merges, splits, delays and ranks nothing serves them in
+// arrival order, as the HDD device's fifo does: then the drive's order is fifo, and
+// the keys that act only under other schedulers, which change nothing, are listed as
+// ignored. Any other scheduler
+// is not modelled: its keys are listed as ignored and the caller's order (fifo, or
+// sptf by default) applies. With "Max queue length" = 1 no order matters.
+bool ReadsInArrivalOrder(BlockReader& r, IgnoredKeys* ignored) {
   const Param* scheduler = r.Optional("Scheduler");
-  if (scheduler == nullptr) return;
+  if (scheduler == nullptr) return false;
   if (scheduler->value.kind != Value::Kind::kBlock) Fail(scheduler->value.where, "'Scheduler' must be a block");
-  for (const Param& p : scheduler->value.block->params) ignored->Add(p);
+  const Block& block = *scheduler->value.block;
+  const auto value = [&](const char* key) {
+    const Param* p = block.Find(key);
+    return p == nullptr ? 0.0 : NumberOf(p->value, Quote(key));
+  };
+  static constexpr std::array<const char*, 6> kArrivalOrderKeys = {
+      "Scheduling policy",          "Sequential stream scheme", "Overlapping request scheme",
+      "Scheduling priority scheme", "Read initiation delay",    "Write initiation delay"};
+  const bool fcfs = value("Scheduling policy") == 1 &&
+                    std::all_of(kArrivalOrderKeys.begin() + 1, kArrivalOrderKeys.end(),
+                                [&](const char* key) { return value(key) == 0; });
+  for (const Param& p : block.params) {
+    const bool used = fcfs && std::find(kArrivalOrderKeys.begin(), kArrivalOrderKeys.end(), p.key) !=
+                                  kArrivalOrderKeys.end();
+    if (!used) ignored->Add(p);
+  }
+  return fcfs;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -838,7 +860,8 @@ void ReadModel(const Block& model, HddParams* params, IgnoredKeys* ignored) {
   r.Finish();  // a g1 layout recomputes "Block count" from its zones, as DiskSim does
 }
 
-void ReadDisk(const Block& disk, const BusTimesMs& bus, HddParams* params, IgnoredKeys* ignored) {
+void ReadDisk(const Block& disk, const BusTimesMs& bus, DisksimImport* out, IgnoredKeys* ignored) {
+  HddParams* params = &out->params;
   BlockReader r(disk, ignored);
   ReadModel(r.SubBlock("Model", "dm_disk"), params, ignored);
   params->queue_depth = r.Int("Max queue length", 1);
@@ -846,7 +869,7 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, HddParams* params, Ignor
   ReadCache(r, &params->cache);
   ReadArmRelease(r, params->queue_depth, params);
   CheckUnmodelledDiskFeatures(r, params->queue_depth);
-  IgnoreScheduler(r, ignored);
+  out->arrival_order = ReadsInArrivalOrder(r, ignored);
   r.Finish();
 }
 
@@ -876,7 +899,7 @@ DisksimImport ImportDisksimDrive(const std::string& spec_path, DisksimHost host)
   for (const Block* block : drive.host) CheckHost(*block, host, &ignored);
   result.params.name = drive.disk->name;
   result.params.source = parv_path;
-  ReadDisk(*drive.disk, ReadBus(drive.bus, &ignored), &result.params, &ignored);
+  ReadDisk(*drive.disk, ReadBus(drive.bus, &ignored), &result, &ignored);
   result.params.Validate();
   result.ignored = ignored.Take();
   return result;

@@ -38,6 +38,9 @@ struct DisksimImport {
   // The topology's disks, in topology order, and the name of the one read.
   std::vector<DisksimDisk> disks;
   std::string disk;
+  // The disk's own scheduler serves its queue in arrival order (FCFS that merges,
+  // delays and ranks nothing); otherwise its order is not modelled.
+  bool arrival_order = false;
 };
 
 // What an import makes of the spec's host side: the device driver and the

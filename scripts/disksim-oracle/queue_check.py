@@ -4,8 +4,8 @@
 DiskSim's validation traces issue one request at a time. This replays instead an open
 trace (DiskSim's "ascii" format, Poisson arrivals, seeded) on a validation drive whose
 "Max queue length" is set, through DiskSim 4.0 (built by rebuild.sh, with the
-per-request completion patch, request_csv.patch) and through `ziosim replay --policy
-fifo` (or --policy) on the same .parv, and prints the share of requests completing at the same time.
+per-request completion patch, request_csv.patch) and through `ziosim replay` (the drive's own
+queue order, fifo for the validation drives' FCFS schedulers, or --policy) on the same .parv, and prints the share of requests completing at the same time.
 
     python3 scripts/disksim-oracle/queue_check.py --disksim DEST/src/disksim \\
         --valid DISKSIM/valid --queue 8 --mean-ms 8 cheetah9LP atlas_III
@@ -115,9 +115,10 @@ def run(args, drive, settings):
             return "DiskSim fails: " + (d.stderr.strip() or d.stdout.strip() or f"exit {d.returncode}").splitlines()[-1]
         if not os.path.exists(os.path.join(folder, "disksim.csv")):
             return "DiskSim stops before any request completes"
+        policy = ["--policy", args.policy] if args.policy else []
         z = subprocess.run([args.ziosim, "replay", trace, "--format", "ascii", "--target", "disksim:" + drive + ".parv",
-                            "--policy", args.policy, "--per-request", "ziosim.csv"], cwd=folder, capture_output=True,
-                           text=True, check=False)
+                            "--per-request", "ziosim.csv"] + policy, cwd=folder, capture_output=True, text=True,
+                           check=False)
         if z.returncode != 0:
             return "ziosim refuses: " + z.stderr.strip().splitlines()[-1]
         return compare(folder, trace, args.show)
@@ -132,8 +133,9 @@ def main():
     ap.add_argument("--read-share", type=float, default=1.0)
     ap.add_argument("--sequential-share", type=float, default=0.0, help="share continuing the previous request")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--policy", default="fifo", choices=["fifo", "sptf"],
-                    help="ziosim's queue policy (set the disk's own with --set 'Scheduling policy=N')")
+    ap.add_argument("--policy", choices=["fifo", "sptf"],
+                    help="ziosim's queue order (default: the drive's own, fifo for an FCFS disk scheduler; set "
+                         "DiskSim's with --set 'Scheduling policy=N')")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print the first N requests that differ")
     a = ap.parse_args()
     a.ziosim, a.disksim, a.valid = (os.path.abspath(x) for x in (a.ziosim, a.disksim, a.valid))

@@ -135,8 +135,8 @@ std::vector<Option<O>> TraceOptions() {
 Option<O> PolicyOption() {
   return WorkloadOption<O>({.name = "policy",
                             .kind = OptionKind::kText,
-                            .doc = "Drive target: HDD queue policy, sptf (NCQ reordering) or fifo",
-                            .fallback = "sptf"},
+                            .doc = "Drive target: HDD queue policy, sptf (NCQ reordering) or fifo; default: the "
+                                   "drive's own (fifo for a DiskSim spec whose disk scheduler is FCFS, else sptf)"},
                            [](O& o, const Json& v, const std::string& label) {
                              o.policy = ParseQueuePolicy(TextValue(v, label));  // names --policy
                            });
@@ -420,7 +420,8 @@ Json RunOnDrive(const O& o, RequestRows& rows) {
       OpenTrace(o.trace, o.format, TraceReaderOptions{.skip_bad = o.skip_bad, .files_under = o.files_under});
   const DriveSpec drive = ResolveDrive(o.target);
   Simulation sim;
-  std::unique_ptr<Device> device = MakeDevice(&sim, drive.name, drive, o.policy.value_or(QueuePolicy::kSptf));
+  const QueuePolicy policy = o.policy.value_or(drive.queue_order.value_or(QueuePolicy::kSptf));
+  std::unique_ptr<Device> device = MakeDevice(&sim, drive.name, drive, policy);
   const ReplayResult r = ReplayTrace(*trace, *device, sim, o, rows.Callback());
   const Replayed x{trace->format(), trace->stats(), r, drive.name, device->capacity_bytes()};
   const Json identity = {{"target", drive.name},
@@ -429,7 +430,7 @@ Json RunOnDrive(const O& o, RequestRows& rows) {
                          {"capacity_bytes", device->capacity_bytes()},
                          {"sector_bytes", device->sector_bytes()},
                          {"queue_depth", device->queue_depth()},
-                         {"policy", o.policy.value_or(QueuePolicy::kSptf) == QueuePolicy::kFifo ? "fifo" : "sptf"}};
+                         {"policy", policy == QueuePolicy::kFifo ? "fifo" : "sptf"}};
   return Result(identity, x, o, Json::array({RunJson(x, o)}), rows);
 }
 

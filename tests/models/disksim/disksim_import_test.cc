@@ -108,11 +108,13 @@ TEST_P(SixDrivesTest, ListsIgnoredKeysOnce) {
     EXPECT_TRUE(keys.insert(entry.substr(colon + 2)).second) << "listed twice: " << entry;
   }
   for (const char* key : {"Calc sector by sector", "Block count", "Percent error in rpms", "Access time type",
-                          "Scheduling policy", "Print stats", "Avg sectors per cylinder"}) {
+                          "Cylinder mapping strategy", "Print stats", "Avg sectors per cylinder"}) {
     EXPECT_EQ(keys.count(key), 1u) << key;
   }
-  // Used keys are not listed.
-  for (const char* key : {"Rotation speed (in rpms)", "Bulk sector transfer time", "Zones", "Blocks per track"}) {
+  // Used keys are not listed; the six drives' disk schedulers are FCFS.
+  EXPECT_TRUE(import.arrival_order);
+  for (const char* key : {"Rotation speed (in rpms)", "Bulk sector transfer time", "Zones", "Blocks per track",
+                          "Scheduling policy"}) {
     EXPECT_EQ(keys.count(key), 0u) << key;
   }
   const std::string calc = *std::find_if(import.ignored.begin(), import.ignored.end(), [](const std::string& e) {
@@ -645,6 +647,35 @@ TEST(DisksimImportTest, HostSideRefusedInReplayedTimesIgnoredUnderZiosimsHost) {
       EXPECT_EQ(bad.ErrorOfImport("", host), bad.Where("t.parv", "Constant access time") +
                                                  ": 'Constant access time' = -0.5 is neither >= 0 nor -1, -2 or -3");
     }
+  }
+}
+
+// The disk's own scheduler: FCFS that merges, delays and ranks nothing serves the
+// queue in arrival order, which becomes the drive's own order (a pool's, and replay's
+// default); its keys are used, the other scheduler keys listed as ignored. Any other
+// scheduler, or FCFS with a sequential stream scheme, is not modelled: every key of
+// the block is listed, and the caller's order applies.
+TEST(DisksimImportTest, FcfsSchedulerMakesTheDriveServeItsQueueInArrivalOrder) {
+  SyntheticDrive fcfs;
+  const DisksimImport arrival = fcfs.Import("", DisksimHost::kReplaced);
+  EXPECT_TRUE(arrival.arrival_order);
+  std::set<std::string> ignored(arrival.ignored.begin(), arrival.ignored.end());
+  const std::string scheduler = fcfs.Where("t.diskspecs", "Scheduling policy");
+  EXPECT_EQ(ignored.count(scheduler + ": Scheduling policy"), 0u);
+  EXPECT_EQ(ignored.count(scheduler + ": Timeout time/weight"), 1u);
+  const DriveSpec spec = ResolveDrive("disksim:" + fcfs.Path("t.parv"));
+  EXPECT_EQ(spec.queue_order, QueuePolicy::kFifo);
+  EXPECT_EQ(NativeQueuePolicy(spec), QueuePolicy::kFifo);  // queue of 4: a catalog drive's would be sptf
+
+  for (const auto& [from, to] : {std::pair{"Scheduling policy = 1", "Scheduling policy = 4"},
+                                 std::pair{"Timeout time/weight = 6", "Sequential stream scheme = 1"}}) {
+    SyntheticDrive other;
+    other.Replace("t.diskspecs", from, to);
+    const DisksimImport import = other.Import("", DisksimHost::kReplaced);
+    EXPECT_FALSE(import.arrival_order) << to;
+    std::set<std::string> listed(import.ignored.begin(), import.ignored.end());
+    EXPECT_EQ(listed.count(other.Where("t.diskspecs", "Scheduling policy") + ": Scheduling policy"), 1u) << to;
+    EXPECT_EQ(NativeQueuePolicy(ResolveDrive("disksim:" + other.Path("t.parv"))), QueuePolicy::kSptf) << to;
   }
 }
 
