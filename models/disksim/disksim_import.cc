@@ -466,9 +466,9 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
 // queue. FCFS (policy 1) that merges, splits, delays and ranks nothing serves them in
 // arrival order, as the HDD device's fifo does: then the drive's order is fifo, and
 // the keys that act only under other schedulers, which change nothing, are listed as
-// ignored. Any other scheduler
-// is not modelled: its keys are listed as ignored and the caller's order (fifo, or
-// sptf by default) applies. With "Max queue length" = 1 no order matters.
+// ignored. Any other scheduler is not modelled: its keys are listed as ignored and the
+// caller's order (fifo, or sptf by default) applies. With "Max queue length" = 1 no
+// order matters.
 bool ReadsInArrivalOrder(BlockReader& r, IgnoredKeys* ignored) {
   const Param* scheduler = r.Optional("Scheduler");
   if (scheduler == nullptr) return false;
