@@ -253,9 +253,10 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   // for the bus the command before it held until `t`. A drive that never disconnects
   // holds the bus until its command completes: the next command reaches it only then.
   const int after = cmd.after_write ? 1 : 0;
-  const int64_t came = io.never_disconnect ? t : std::min(t, Ps(cmd.submitted) + Ps(io.bus_arbitration_ns));
+  const int64_t came = io.never_disconnect ? t : Ps(cmd.submitted) + Ps(io.bus_arbitration_ns);
   const int64_t cmd_done = came + Ps(io.per_request_ns) + Ps(io.read_miss_ns[after]);
-  const int64_t arm_start = ArmStart(t, std::max(cmd_done, t));
+  const int64_t turn = std::max(cmd_done, t);  // its command done and its turn come
+  const int64_t arm_start = ArmStart(t, turn);
 
   // The rest of a partial hit comes from the media. Its cached head is sent at once if
   // it is enough to start with (the watermark's worth, or any with "Immed transfer
@@ -268,14 +269,13 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const bool sending =
       cached > 0 && (io.never_disconnect || io.immediate_partial_hit || cached >= std::min(watermark, n));
   if (cached > 0) bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
-  int64_t bus_free = io.never_disconnect
-                         ? std::max(cmd_done, t) + Ps(io.data_prep_ns)
-                         : std::max(cmd_done + Ps(io.read_disconnect_ns[after]), t) + ReconnectPs();
+  int64_t bus_free = io.never_disconnect ? turn + Ps(io.data_prep_ns)
+                                         : std::max(cmd_done + Ps(io.read_disconnect_ns[after]), t) + ReconnectPs();
   if (sending) bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
-  bd->wait_ns = RoundNs(arm_start - std::max(cmd_done, t));
+  bd->wait_ns = RoundNs(arm_start - turn);
   const int64_t sent = BusPipeline(bus_free, b, watermark, sending, sending ? 0 : cached, media_n);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
