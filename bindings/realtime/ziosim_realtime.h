@@ -13,7 +13,9 @@
  * service times are those of `ziosim` itself, event for event.
  *
  * Commands beyond the drive's queue depth wait in arrival order in front of
- * it (the host's queue); an I/O's start is when it entered the drive.
+ * it (the host's queue); an I/O's start is when it entered the drive. Leaf i
+ * is device "d<i>", its spindle at the angle a ziosim pool run with seed
+ * ZIOSIM_RT_SEED (the default --seed) gives its leaf "d<i>".
  *
  * Thread-safe: any number of threads may submit and wait at once.
  */
@@ -28,6 +30,7 @@ extern "C" {
 #endif
 
 #define ZIOSIM_RT_ABI_VERSION 1
+#define ZIOSIM_RT_SEED 1
 
 typedef struct ziosim_rt ziosim_rt_t;
 typedef struct ziosim_rt_io ziosim_rt_io_t;

@@ -16,6 +16,7 @@
 #include "models/device/ssd.h"
 #include "models/disksim/disksim_import.h"
 #include "sim/core/data_dir.h"
+#include "sim/core/random.h"
 #include "sim/core/status.h"
 #include "sim/core/text.h"
 #include "sim/core/toml_util.h"
@@ -432,10 +433,14 @@ QueuePolicy NativeQueuePolicy(const DriveSpec& spec) {
 }
 
 std::unique_ptr<Device> MakeDevice(Simulation* sim, const std::string& device_name, const DriveSpec& spec,
-                                   QueuePolicy policy) {
+                                   QueuePolicy policy, double spindle_phase) {
   if (spec.kind == DriveSpec::Kind::kSsd) return std::make_unique<SsdDevice>(sim, device_name, spec.ssd);
   if (spec.kind == DriveSpec::Kind::kFixed) return std::make_unique<FixedDevice>(sim, device_name, spec.fixed);
-  return std::make_unique<HddDevice>(sim, device_name, spec.hdd, policy);
+  return std::make_unique<HddDevice>(sim, device_name, spec.hdd, policy, spindle_phase);
+}
+
+double SpindlePhase(uint64_t run_seed, const std::string& device_name) {
+  return RandomStream(run_seed, "spindle " + device_name).Uniform01();
 }
 
 }  // namespace ziosim

@@ -84,9 +84,15 @@ std::vector<std::string> CatalogNames();
 // with NCQ (queue depth > 1) by shortest positioning time, anything else in arrival order.
 QueuePolicy NativeQueuePolicy(const DriveSpec& spec);
 
-// An HddDevice, SsdDevice or FixedDevice for `spec`; `policy` applies to HDDs (an SSD serves in arrival order).
+// An HddDevice, SsdDevice or FixedDevice for `spec`; `policy` and `spindle_phase`
+// (the platter's angle at time 0, in turns) apply to HDDs (an SSD serves in arrival order).
 std::unique_ptr<Device> MakeDevice(Simulation* sim, const std::string& device_name, const DriveSpec& spec,
-                                   QueuePolicy policy);
+                                   QueuePolicy policy, double spindle_phase = 0.0);
+
+// The spindle phase of drive `device_name` in a run seeded `run_seed`: uniform in
+// [0, 1). Separate drives spin unsynchronised, so a pool's drives start at
+// independent angles; the same seed and name give the same angle.
+double SpindlePhase(uint64_t run_seed, const std::string& device_name);
 
 }  // namespace ziosim
 

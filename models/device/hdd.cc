@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "models/device/hdd_cache.h"
@@ -87,7 +89,7 @@ class HddDevice::Impl {
       : dev_(dev),
         p_(dev.params_),
         geo_(*dev.geometry_),
-        mech_(p_.mechanics, geo_),
+        mech_(p_.mechanics, geo_, dev.spindle_phase_),
         cache_(p_.cache.segments, p_.cache.segment_blocks, p_.cache.separate_write_segment,
                p_.cache.read_hits_on_write_data) {
     queue_.reserve(static_cast<size_t>(p_.queue_depth));
@@ -813,9 +815,13 @@ int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) 
 
 // --- the device ----------------------------------------------------------------
 
-HddDevice::HddDevice(Simulation* sim, std::string name, HddParams params, QueuePolicy policy)
-    : Device(sim, std::move(name)), params_(std::move(params)), policy_(policy) {
+HddDevice::HddDevice(Simulation* sim, std::string name, HddParams params, QueuePolicy policy,
+                     double spindle_phase)
+    : Device(sim, std::move(name)), params_(std::move(params)), policy_(policy), spindle_phase_(spindle_phase) {
   params_.Validate();
+  if (!(spindle_phase >= 0.0 && spindle_phase < 1.0)) {
+    throw std::logic_error("internal error: spindle phase " + std::to_string(spindle_phase) + " is not in [0, 1)");
+  }
   geometry_ = MakeHddMap(params_.layout);
   impl_ = std::make_unique<Impl>(*this);
 }

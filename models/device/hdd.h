@@ -38,8 +38,10 @@ class HddCacheState;
 
 class HddDevice final : public Device {
  public:
-  // Throws InputError if `params` is inconsistent.
-  HddDevice(Simulation* sim, std::string name, HddParams params, QueuePolicy policy = QueuePolicy::kFifo);
+  // Throws InputError if `params` is inconsistent. `spindle_phase`: the platter's
+  // angle at time 0, in turns [0, 1) (drives spin unsynchronised, each at its own).
+  HddDevice(Simulation* sim, std::string name, HddParams params, QueuePolicy policy = QueuePolicy::kFifo,
+            double spindle_phase = 0.0);
   ~HddDevice() override;
 
   bool is_rotational() const override { return true; }
@@ -61,6 +63,7 @@ class HddDevice final : public Device {
 
   HddParams params_;
   QueuePolicy policy_;
+  double spindle_phase_;
   std::unique_ptr<HddMap> geometry_;
   std::unique_ptr<Impl> impl_;
   HddBreakdown last_;

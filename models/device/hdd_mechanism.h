@@ -1,8 +1,8 @@
 // The moving parts of a disk: the actuator (which cylinder and head it is on,
 // how long a move takes) and the spindle (the platter angle as a function of
-// time: angle 0 at time 0, one turn every 60/rpm seconds). Times here are
-// picoseconds, like DiskSim's diskmodel, so a sector's start is exact to the ps
-// even on 2,000-sector tracks.
+// time: its phase at time 0, then one turn every 60/rpm seconds). Times here
+// are picoseconds, like DiskSim's diskmodel, so a sector's start is exact to
+// the ps even on 2,000-sector tracks.
 #ifndef ZIOSIM_MODELS_DEVICE_HDD_MECHANISM_H_
 #define ZIOSIM_MODELS_DEVICE_HDD_MECHANISM_H_
 
@@ -18,7 +18,8 @@ namespace ziosim {
 
 class HddMechanism {
  public:
-  HddMechanism(const HddMechanics& mech, const HddMap& geometry);
+  // `phase`: the platter's angle at time 0, in turns [0, 1).
+  HddMechanism(const HddMechanics& mech, const HddMap& geometry, double phase);
 
   int64_t period_ps() const { return period_ps_; }
   int cylinder() const { return cylinder_; }
@@ -42,7 +43,7 @@ class HddMechanism {
   }
   // Time from `t_ps` until the platter turns to `start_ps` after its index mark.
   int64_t WaitUntilPs(int64_t t_ps, int64_t start_ps) const {
-    const int64_t wait = start_ps - t_ps % period_ps_;
+    const int64_t wait = start_ps - (t_ps + phase_ps_) % period_ps_;
     return wait < 0 ? wait + period_ps_ : wait;
   }
   int64_t SectorPs(int cylinder) const { return SectorPsOnTrackOf(geometry_.SectorsPerTrack(cylinder)); }
@@ -58,6 +59,7 @@ class HddMechanism {
   const HddMap& geometry_;
   HddSeek seek_;
   int64_t period_ps_;
+  int64_t phase_ps_;  // how far the platter has turned at time 0
   int64_t head_switch_ps_;
   int64_t write_settle_ps_;
   int cylinder_ = 0;

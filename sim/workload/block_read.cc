@@ -158,7 +158,7 @@ void CheckBlockReadOptions(const BlockReadOptions& o) {
 BlockReadResult RunBlockRead(const BlockReadOptions& o) {
   CheckOptions(o);
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings), o.seed);
   for (const std::string& name : o.faulted) pool.Leaf(name, "--fault")->set_faulted(true);
   for (const std::string& name : o.spared) UseDistributedSpare(pool, name);
   if (!pool.root().readable()) throw InputError("--fault: too many faulted disks: the pool cannot be read");

@@ -350,7 +350,7 @@ void RunOnPool(const std::vector<FioJob>& jobs, const FioTarget& target, uint64_
   const ReadersOptions& o = target.pool;
   CheckReadersOptions(o);
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), PoolTunables(o));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), PoolTunables(o), seed);
   std::vector<Clone> clones = MakeClones(jobs, true, seed, out);
   std::map<std::string, int> file_ids;
   std::vector<int64_t> file_sizes;

@@ -60,7 +60,7 @@ void Warm(Dmu& dmu, Simulation& sim, int files, int64_t file_size, int64_t bs, u
 // `io_log`: every leaf I/O of the measured pass, if set.
 ReadersRun RunOnce(const ReadersOptions& o, int n, const std::vector<FileLayout>* given, IoLog* io_log) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings, o.arc_max));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings, o.arc_max), o.seed);
   const int files = o.same_file ? 1 : n;
   std::vector<FileSpec> specs(static_cast<size_t>(files));
   for (FileSpec& s : specs) {
@@ -143,7 +143,7 @@ void CheckReadersOptions(const ReadersOptions& o) {
   const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
   CheckPoolStateWithLayout(state, ParseLayoutPreset(o.layout));
   Simulation sim;
-  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings, o.arc_max));
+  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings, o.arc_max), o.seed);
   if (state.set) BlockAllocator(pool, state, o.seed, o.pool_state_label);  // refuses a state this pool cannot take
   if (!o.l2arc.empty()) ResolveDrive(o.l2arc);
 }

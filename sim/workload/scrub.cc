@@ -102,14 +102,14 @@ void CheckScrubOptions(const ScrubOptions& o) {
   const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
   CheckPoolStateWithLayout(state, ParseLayoutPreset(o.layout));
   Simulation sim;
-  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings), o.seed);
   if (state.set) BlockAllocator(pool, state, o.seed, o.pool_state_label);
 }
 
 ScrubResult RunScrub(const ScrubOptions& o) {
   CheckScrubOptions(o);
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings), o.seed);
   const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
   const LayoutPreset preset = ParseLayoutPreset(o.layout);
   std::vector<FileSpec> specs(static_cast<size_t>(o.files));

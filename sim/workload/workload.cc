@@ -245,7 +245,7 @@ WorkloadRun RunWorkload(const WorkloadOptions& o) {
   const NfsFront& nfs = setup.nfs;
 
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings), o.seed);
   std::vector<FileSpec> specs(static_cast<size_t>(p.files));
   for (FileSpec& f : specs) {
     f.size_bytes = p.file_size;

@@ -108,7 +108,7 @@ double ReadBack(const WritersOptions& o, int n, const std::vector<FileLayout>& l
 
 WritersRun RunOnce(const WritersOptions& o, int n) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings), o.seed);
   std::vector<TxgFile> files = NewFiles(pool, o, n);
   const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
   PoolFigures before;
@@ -182,7 +182,7 @@ void CheckWritersOptions(const WritersOptions& o) {
   CheckOptions(o);
   const PoolState state = ParsePoolState(o.pool_state, o.pool_state_label);
   Simulation sim;
-  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings));
+  const Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o.profile, o.settings), o.seed);
   if (state.set) BlockAllocator(pool, state, o.seed, o.pool_state_label);  // refuses a state this pool cannot take
   // The files must fit (a lower bound: data blocks only, each on top-level vdev 0's geometry).
   const int most = *std::max_element(o.writers.begin(), o.writers.end());

@@ -208,12 +208,12 @@ void Dmu::HoldBlock(uint32_t id, int64_t blkid, SimTime* cpu_work) {
     ++c.pending;
     // From ZoL 0.8 (a8b2e30685) a demand read waiting on a prefetch moves it
     // to the sync class; before, it waited behind async_read_max_active.
+    // A prefetch still waiting for its indirect block has no zio yet: it will be
+    // issued in the sync class.
     if (promote_ && f.priority == ZioPriority::kAsyncRead) {
       f.priority = ZioPriority::kSyncRead;
-      if (f.zio != nullptr) {
-        ++stats_.promoted;
-        pool_->root().ChangePriority(f.zio, ZioPriority::kSyncRead);
-      }
+      ++stats_.promoted;
+      if (f.zio != nullptr) pool_->root().ChangePriority(f.zio, ZioPriority::kSyncRead);
     }
     return;
   }

@@ -9,7 +9,7 @@
 
 namespace ziosim {
 
-Pool::Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables) : spec_(spec) {
+Pool::Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables, uint64_t seed) : spec_(spec), seed_(seed) {
   ctx_.sim = sim;
   ctx_.tunables = std::move(tunables);
   root_ = std::make_unique<RootVdev>(&ctx_);
@@ -22,7 +22,7 @@ Pool::Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables) : spec_(spe
 std::unique_ptr<LeafVdev> Pool::BuildLeaf(const std::string& drive, int top_index) {
   const DriveSpec d = ResolveDrive(drive);
   const std::string name = "d" + std::to_string(leaves_.size());
-  auto leaf = std::make_unique<LeafVdev>(&ctx_, name, MakeDevice(ctx_.sim, name, d, NativeQueuePolicy(d)));
+  auto leaf = std::make_unique<LeafVdev>(&ctx_, name, MakeDevice(ctx_.sim, name, d, NativeQueuePolicy(d), SpindlePhase(seed_, name)));
   leaves_.push_back(leaf.get());
   leaf_drives_.push_back(d.name);
   leaf_tops_.push_back(top_index);
@@ -111,7 +111,7 @@ void Pool::SettleStats() {
 std::unique_ptr<Device> MakeL2arcDevice(const Pool& pool, const std::string& drive) {
   const std::string name = drive.empty() && !pool.spec().caches.empty() ? pool.spec().caches[0].drive : drive;
   if (name.empty()) return nullptr;
-  return MakeDevice(pool.sim(), "l2arc", ResolveDrive(name), QueuePolicy::kFifo);
+  return MakeDevice(pool.sim(), "l2arc", ResolveDrive(name), QueuePolicy::kFifo, SpindlePhase(pool.seed(), "l2arc"));
 }
 
 }  // namespace ziosim

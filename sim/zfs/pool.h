@@ -19,12 +19,14 @@ class Pool {
  public:
   // Builds the tree; resolves every drive (InputError for an unknown one) and
   // the mirror policy. HDDs with a command queue reorder it (NCQ, shortest
-  // positioning time first).
-  Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables);
+  // positioning time first). Each HDD's spindle starts at its own angle, drawn
+  // from `seed` and its name (SpindlePhase).
+  Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables, uint64_t seed);
 
   Simulation* sim() const { return ctx_.sim; }
   const Tunables& tunables() const { return ctx_.tunables; }
   const PoolSpec& spec() const { return spec_; }
+  uint64_t seed() const { return seed_; }
   int ashift() const { return spec_.ashift; }
   RootVdev& root() { return *root_; }
   // Data (normal class) top-level vdevs: 0 .. top_count()-1, the ones blocks are
@@ -94,6 +96,7 @@ class Pool {
 
   PoolContext ctx_;
   PoolSpec spec_;
+  uint64_t seed_;
   std::unique_ptr<RootVdev> root_;
   SimTime last_read_ns_ = -1;
   std::vector<LeafVdev*> leaves_;

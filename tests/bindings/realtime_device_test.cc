@@ -73,7 +73,8 @@ class Replay : public EventHandler, public DeviceListener {
  public:
   Replay(const DriveSpec& spec, int leaves, const std::vector<Served>& served) : served_(served) {
     for (int i = 0; i < leaves; ++i) {
-      devices_.push_back(MakeDevice(&sim_, "d" + std::to_string(i), spec, NativeQueuePolicy(spec)));
+      const std::string name = "d" + std::to_string(i);
+      devices_.push_back(MakeDevice(&sim_, name, spec, NativeQueuePolicy(spec), SpindlePhase(ZIOSIM_RT_SEED, name)));
       devices_.back()->set_listener(this);
     }
     starts_.resize(served.size());

@@ -158,6 +158,23 @@ TEST(CatalogTest, MakeDeviceBuildsTheRightKind) {
   EXPECT_EQ(hdd->queue_depth(), 32);
 }
 
+// A drive's spindle angle at time 0 is drawn from the run seed and its name:
+// the same pair always gives the same angle, in [0, 1), and another drive or
+// another seed an independent one.
+TEST(CatalogTest, SpindlePhaseIsDrawnFromTheSeedAndTheDriveName) {
+  EXPECT_EQ(SpindlePhase(1, "d0"), SpindlePhase(1, "d0"));
+  EXPECT_NE(SpindlePhase(1, "d0"), SpindlePhase(1, "d1"));
+  EXPECT_NE(SpindlePhase(1, "d0"), SpindlePhase(2, "d0"));
+  double sum = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const double phase = SpindlePhase(7, "d" + std::to_string(i));
+    ASSERT_GE(phase, 0.0);
+    ASSERT_LT(phase, 1.0);
+    sum += phase;
+  }
+  EXPECT_NEAR(sum / 1000, 0.5, 0.05);  // uniform: the mean of 1,000 is within 5 standard errors
+}
+
 TEST(CatalogTest, UnknownNameListsTheKnownOnes) {
   try {
     ResolveDrive("seagate-nope");

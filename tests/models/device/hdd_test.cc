@@ -83,6 +83,22 @@ TEST(HddDeviceTest, RotationalLatencyFollowsThePlatterAngle) {
   EXPECT_EQ(disk.last_breakdown().latency_ns, MsToNs(5.0));
 }
 
+// A spindle that starts a fifth of a turn on is a fifth of a turn (2 ms) closer
+// to sector 50 at t=0; one three quarters on has passed it and waits 7.5 ms.
+TEST(HddDeviceTest, SpindlePhaseTurnsThePlatterAtTimeZero) {
+  for (auto [phase, latency_ms] : {std::pair{0.2, 3.0}, std::pair{0.75, 7.5}}) {
+    Simulation sim;
+    HddDevice disk(&sim, "d0", ToyDrive(), QueuePolicy::kFifo, phase);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 50, 1);
+    sim.Run();
+    EXPECT_EQ(disk.last_breakdown().latency_ns, MsToNs(latency_ms)) << phase;
+    EXPECT_EQ(drv.service[0], MsToNs(latency_ms + 0.1 + 0.01)) << phase;
+  }
+  Simulation sim;
+  EXPECT_THROW(HddDevice(&sim, "d0", ToyDrive(), QueuePolicy::kFifo, 1.0), std::logic_error);
+}
+
 TEST(HddDeviceTest, LatencyDependsOnArrivalTime) {
   Simulation sim;
   HddDevice disk(&sim, "d0", ToyDrive());

@@ -178,7 +178,7 @@ class Listener : public ZioDoneListener {
 
 TEST(InvariantsTest, PoolWithAZioInFlightIsCaughtAndPassesOnceItLands) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("raidz1 wd-re4-1tb wd-re4-1tb wd-re4-1tb"), ProfileTunables("openzfs-2.2"));
+  Pool pool(&sim, ParsePoolSpec("raidz1 wd-re4-1tb wd-re4-1tb wd-re4-1tb"), ProfileTunables("openzfs-2.2"), /*seed=*/1);
   Listener listener;
   pool.Read(0, 0, 128 << 10, ZioPriority::kSyncRead, &listener, 0);
   ASSERT_GT(pool.live_zios(), 0);

@@ -37,7 +37,7 @@ struct TestPool {
 
 std::unique_ptr<TestPool> MakePool(const std::string& spec, Tunables t = ProfileTunables("openzfs-2.2")) {
   auto p = std::make_unique<TestPool>();
-  p->pool = std::make_unique<Pool>(&p->sim, ParsePoolSpec(spec), std::move(t));
+  p->pool = std::make_unique<Pool>(&p->sim, ParsePoolSpec(spec), std::move(t), /*seed=*/1);
   return p;
 }
 

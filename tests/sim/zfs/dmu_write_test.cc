@@ -23,7 +23,7 @@ class Returned : public WriteCaller, public ReadCaller {
 
 // One file of 8 records already on disk, read through a Dmu, rewritten through DmuWrite.
 struct RmwRig {
-  RmwRig() : pool(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb", 12), ProfileTunables("openzfs-2.2")) {
+  RmwRig() : pool(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb", 12), ProfileTunables("openzfs-2.2"), /*seed=*/1) {
     FileSpec f;
     f.size_bytes = 8 * kRecord;
     layouts = AllocateFiles(pool, {f}, ParseLayoutPreset("sequential"), 1);

@@ -244,7 +244,7 @@ TEST(PoolSpecTest, LogAndCacheSections) {
 // the cache device feeds the L2ARC unless --l2arc names another.
 TEST(PoolSpecTest, PoolBuildsLogAndCacheDevices) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb log mirror 2xgeneric-ssd cache generic-ssd"), Tunables());
+  Pool pool(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb log mirror 2xgeneric-ssd cache generic-ssd"), Tunables(), /*seed=*/1);
   EXPECT_EQ(pool.top_count(), 1);
   EXPECT_EQ(pool.log_count(), 1);
   EXPECT_EQ(pool.top(pool.log_top(0))->type(), "mirror");
@@ -253,7 +253,7 @@ TEST(PoolSpecTest, PoolBuildsLogAndCacheDevices) {
   EXPECT_FALSE(pool.leaves()[3]->rotational());
   EXPECT_FALSE(MakeL2arcDevice(pool, "")->is_rotational());
   EXPECT_TRUE(MakeL2arcDevice(pool, "wd-re4-1tb")->is_rotational());
-  Pool plain(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb"), Tunables());
+  Pool plain(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb"), Tunables(), /*seed=*/1);
   EXPECT_EQ(plain.log_count(), 0);
   EXPECT_EQ(MakeL2arcDevice(plain, ""), nullptr);
 }

@@ -39,7 +39,7 @@ struct TestPool {
 
 std::unique_ptr<TestPool> MakePool(const std::string& spec, const std::string& profile = "openzfs-2.1") {
   auto p = std::make_unique<TestPool>();
-  p->pool = std::make_unique<Pool>(&p->sim, ParsePoolSpec(spec), ProfileTunables(profile));
+  p->pool = std::make_unique<Pool>(&p->sim, ParsePoolSpec(spec), ProfileTunables(profile), /*seed=*/1);
   return p;
 }
 

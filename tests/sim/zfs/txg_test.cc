@@ -47,7 +47,7 @@ int64_t DeviceWrittenBytes(const Pool& pool) {
 // A mirror write goes to every child and completes once, after the last.
 TEST(PoolWriteTest, MirrorWriteLandsOnEveryChild) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("mirror 3xwd-re4-1tb", 12), ProfileTunables("openzfs-2.2"));
+  Pool pool(&sim, ParsePoolSpec("mirror 3xwd-re4-1tb", 12), ProfileTunables("openzfs-2.2"), /*seed=*/1);
   CountDone listener;
   pool.Write(0, 1 << 20, 128 << 10, ZioPriority::kAsyncWrite, &listener, 7);
   sim.Run();
@@ -66,7 +66,7 @@ TEST(PoolWriteTest, MirrorWriteLandsOnEveryChild) {
 TEST(PoolWriteTest, RaidzWriteMovesDataAndParityOfTheMap) {
   for (int ashift : {9, 12}) {
     Simulation sim;
-    Pool pool(&sim, ParsePoolSpec("raidz2 5xwd-re4-1tb", ashift), ProfileTunables("openzfs-2.2"));
+    Pool pool(&sim, ParsePoolSpec("raidz2 5xwd-re4-1tb", ashift), ProfileTunables("openzfs-2.2"), /*seed=*/1);
     const RaidzMap map = MapRaidzBlock(5, 2, ashift, 0, 128 << 10);
     int64_t columns = 0;
     for (int c = 0; c < map.columns; ++c) columns += map.column[c].size;
@@ -89,7 +89,7 @@ TEST(PoolWriteTest, RaidzWriteMovesDataAndParityOfTheMap) {
 TEST(PoolWriteTest, RaidzSkipSectorsFillAggregatesBetweenBlocks) {
   constexpr int ashift = 9;
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("raidz2 5xwd-re4-1tb", ashift), ProfileTunables("openzfs-2.2"));
+  Pool pool(&sim, ParsePoolSpec("raidz2 5xwd-re4-1tb", ashift), ProfileTunables("openzfs-2.2"), /*seed=*/1);
   const int64_t asize = RaidzAsize(5, 2, ashift, 128 << 10);
   const RaidzMap map = MapRaidzBlock(5, 2, ashift, 0, 128 << 10);
   ASSERT_GT(map.skip_sectors, 0);
@@ -111,7 +111,7 @@ TEST(PoolWriteTest, RaidzSkipSectorsFillAggregatesBetweenBlocks) {
 TEST(PoolWriteTest, AsyncWriteConcurrencyScalesWithDirtyData) {
   for (const bool dirty : {false, true}) {
     Simulation sim;
-    Pool pool(&sim, ParsePoolSpec("wd-re4-1tb", 12), ProfileTunables("openzfs-2.2"));
+    Pool pool(&sim, ParsePoolSpec("wd-re4-1tb", 12), ProfileTunables("openzfs-2.2"), /*seed=*/1);
     if (dirty) pool.set_dirty_bytes(WriteThrottle::DirtyDataMax(pool.tunables()));
     CountDone listener;
     for (int i = 0; i < 40; ++i) {  // 1 MiB apart: no aggregation
@@ -128,7 +128,7 @@ struct WriteRig {
   explicit WriteRig(const std::string& spec, int64_t file_size, std::vector<std::pair<std::string, std::string>> set = {})
       : tunables(ProfileTunables("openzfs-2.2")) {
     for (const auto& [k, v] : set) tunables.Set(k, v, "test");
-    pool = std::make_unique<Pool>(&sim, ParsePoolSpec(spec, 12), tunables);
+    pool = std::make_unique<Pool>(&sim, ParsePoolSpec(spec, 12), tunables, /*seed=*/1);
     FileSpec f;
     f.size_bytes = file_size;
     f.sparse = true;

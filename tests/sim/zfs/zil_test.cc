@@ -51,7 +51,7 @@ uint64_t Writes(const LeafVdev* l) { return l->device().stats().writes(); }
 TEST(ZilTest, CommitsReturnInOrderAfterTheirRecordsAreStable) {
   Simulation sim;
   // Every record copied into the log, so that one commit spans several lwbs.
-  Pool pool(&sim, ParsePoolSpec("mirror 2xgeneric-7200-hdd"), With({{"zfs_immediate_write_sz", "1M"}}));
+  Pool pool(&sim, ParsePoolSpec("mirror 2xgeneric-7200-hdd"), With({{"zfs_immediate_write_sz", "1M"}}), /*seed=*/1);
   WriteLog log;
   pool.set_observer(&log);
   Zil zil(&pool, SyncMode::kStandard, Logbias::kLatency);
@@ -86,7 +86,7 @@ TEST(ZilTest, CommitsReturnInOrderAfterTheirRecordsAreStable) {
 
 TEST(ZilTest, LargeWritesAreIndirectWithoutALogDevice) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("generic-7200-hdd"), With({}));
+  Pool pool(&sim, ParsePoolSpec("generic-7200-hdd"), With({}), /*seed=*/1);
   Zil zil(&pool, SyncMode::kStandard, Logbias::kLatency);
   Waiters w(&sim);
   zil.LogWrite(0, (32 << 10) - 512);  // below zfs_immediate_write_sz: copied into the log
@@ -101,7 +101,7 @@ TEST(ZilTest, LargeWritesAreIndirectWithoutALogDevice) {
   EXPECT_EQ(pool.leaves()[0]->stats().zios, 2u);  // the queue may aggregate them into one command
 
   Simulation sim2;
-  Pool pool2(&sim2, ParsePoolSpec("generic-7200-hdd"), With({{"zfs_immediate_write_sz", "64K"}}));
+  Pool pool2(&sim2, ParsePoolSpec("generic-7200-hdd"), With({{"zfs_immediate_write_sz", "64K"}}), /*seed=*/1);
   Zil zil2(&pool2, SyncMode::kStandard, Logbias::kLatency);
   zil2.LogWrite(0, 32 << 10);
   EXPECT_EQ(zil2.stats().indirect_records, 0u);
@@ -109,7 +109,7 @@ TEST(ZilTest, LargeWritesAreIndirectWithoutALogDevice) {
 
 TEST(ZilTest, LogDeviceTakesTheLogWritesAndIsFlushed) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("raidz1 5xgeneric-7200-hdd log mirror 2xgeneric-ssd"), With({}));
+  Pool pool(&sim, ParsePoolSpec("raidz1 5xgeneric-7200-hdd log mirror 2xgeneric-ssd"), With({}), /*seed=*/1);
   Zil zil(&pool, SyncMode::kStandard, Logbias::kLatency);
   Waiters w(&sim);
   zil.LogWrite(0, 1 << 20);  // large, but with a log device it is copied into the log
@@ -126,7 +126,7 @@ TEST(ZilTest, LogDeviceTakesTheLogWritesAndIsFlushed) {
 
   // logbias=throughput sends the data to the pool even with a log device.
   Simulation sim2;
-  Pool pool2(&sim2, ParsePoolSpec("raidz1 5xgeneric-7200-hdd log generic-ssd"), With({}));
+  Pool pool2(&sim2, ParsePoolSpec("raidz1 5xgeneric-7200-hdd log generic-ssd"), With({}), /*seed=*/1);
   Zil zil2(&pool2, SyncMode::kStandard, Logbias::kThroughput);
   zil2.LogWrite(0, 4096);
   EXPECT_EQ(zil2.stats().indirect_records, 1u);
@@ -137,7 +137,7 @@ TEST(ZilTest, LogDeviceTakesTheLogWritesAndIsFlushed) {
 TEST(ZilTest, CacheFlushWaitsForTheDiskCache) {
   auto latency = [](const char* nocacheflush, uint64_t* flushes) {
     Simulation sim;
-    Pool pool(&sim, ParsePoolSpec("generic-7200-hdd"), With({{"zfs_nocacheflush", nocacheflush}}));
+    Pool pool(&sim, ParsePoolSpec("generic-7200-hdd"), With({{"zfs_nocacheflush", nocacheflush}}), /*seed=*/1);
     Zil zil(&pool, SyncMode::kStandard, Logbias::kLatency);
     Waiters w(&sim);
     zil.LogWrite(0, 16 << 10);
@@ -157,7 +157,7 @@ TEST(ZilTest, CacheFlushWaitsForTheDiskCache) {
 TEST(ZilTest, SyncDisabledAndZilDisableWriteNothing) {
   for (const bool zil_disable : {false, true}) {
     Simulation sim;
-    Pool pool(&sim, ParsePoolSpec("generic-7200-hdd"), With({{"zil_disable", zil_disable ? "true" : "false"}}));
+    Pool pool(&sim, ParsePoolSpec("generic-7200-hdd"), With({{"zil_disable", zil_disable ? "true" : "false"}}), /*seed=*/1);
     Zil zil(&pool, zil_disable ? SyncMode::kAlways : SyncMode::kDisabled, Logbias::kLatency);
     Waiters w(&sim);
     EXPECT_FALSE(zil.WriteMustCommit(true));
@@ -173,7 +173,7 @@ TEST(ZilTest, SyncDisabledAndZilDisableWriteNothing) {
 
 TEST(ZilTest, WhoMustCommit) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("generic-7200-hdd"), With({}));
+  Pool pool(&sim, ParsePoolSpec("generic-7200-hdd"), With({}), /*seed=*/1);
   EXPECT_TRUE(Zil(&pool, SyncMode::kStandard, Logbias::kLatency).WriteMustCommit(true));
   EXPECT_FALSE(Zil(&pool, SyncMode::kStandard, Logbias::kLatency).WriteMustCommit(false));
   EXPECT_TRUE(Zil(&pool, SyncMode::kAlways, Logbias::kLatency).WriteMustCommit(false));
@@ -184,7 +184,7 @@ TEST(ZilTest, WhoMustCommit) {
 TEST(ZilTest, SameInputsSameTimes) {
   auto run = [] {
     Simulation sim;
-    Pool pool(&sim, ParsePoolSpec("raidz1 5xgeneric-7200-hdd"), With({}));
+    Pool pool(&sim, ParsePoolSpec("raidz1 5xgeneric-7200-hdd"), With({}), /*seed=*/1);
     Zil zil(&pool, SyncMode::kStandard, Logbias::kLatency);
     Waiters w(&sim);
     for (int i = 0; i < 20; ++i) {

@@ -61,7 +61,7 @@ std::unique_ptr<Run> Scrub(const std::string& spec, const Tunables& t, int files
                            int64_t recordsize = 128 << 10) {
   auto run = std::make_unique<Run>();
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(spec, 12), t);
+  Pool pool(&sim, ParsePoolSpec(spec, 12), t, /*seed=*/1);
   const PoolState state = ParsePoolState(state_text, "--pool-state");
   std::vector<std::vector<Dva>> old;
   if (state.set) {
@@ -199,7 +199,7 @@ struct ScanPool {
   std::vector<FileLayout> layouts;
   std::unique_ptr<ScanTree> tree;
   ScanPool(const std::string& spec, const std::string& profile)
-      : pool(&sim, ParsePoolSpec(spec, 12), RunTunables(profile, {})) {
+      : pool(&sim, ParsePoolSpec(spec, 12), RunTunables(profile, {}), /*seed=*/1) {
     const PoolState state = ParsePoolState("cap=20,frag=10", "--pool-state");
     BlockAllocator a(pool, state, 1);
     for (int i = 0; i < pool.top_count(); ++i) old.push_back(a.UsedRuns(i));

@@ -44,7 +44,7 @@ struct Recorder : LeafIoObserver, ZioDoneListener {
 // draid2:4d:7c:1s over SSDs: groups of 4 data + 2 parity, one distributed spare.
 class DraidVdevIo : public ::testing::Test {
  protected:
-  DraidVdevIo() : pool_(&sim_, ParsePoolSpec("draid2:4d:1s 7xgeneric-ssd", 12), Tunables()) {
+  DraidVdevIo() : pool_(&sim_, ParsePoolSpec("draid2:4d:1s 7xgeneric-ssd", 12), Tunables(), /*seed=*/1) {
     pool_.set_observer(&rec_);
   }
   DraidVdev& draid() { return *dynamic_cast<DraidVdev*>(pool_.top(0)); }
@@ -140,7 +140,7 @@ TEST_F(DraidVdevIo, AWriteIsAFullStripe) {
 
 TEST(DraidVdev, ThePoolSizesItAsZpoolList) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("draid2:8d:12c:1s 12xhgst-nas-4tb", 12), Tunables());
+  Pool pool(&sim, ParsePoolSpec("draid2:8d:12c:1s 12xhgst-nas-4tb", 12), Tunables(), /*seed=*/1);
   const Vdev& v = *pool.top(0);
   EXPECT_EQ(v.type(), "draid2");
   EXPECT_EQ(v.name(), "draid2:8d:12c:1s-0");
@@ -154,7 +154,7 @@ TEST(DraidVdev, ThePoolSizesItAsZpoolList) {
 
 TEST(DraidVdev, AllocatedBlocksStartOnStripeRows) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("draid2:5d:9c:1s 9xgeneric-ssd", 12), Tunables());
+  Pool pool(&sim, ParsePoolSpec("draid2:5d:9c:1s 9xgeneric-ssd", 12), Tunables(), /*seed=*/1);
   const int64_t align = pool.top(0)->block_alignment_bytes();
   ASSERT_EQ(align, 7 * kSector);
   for (const char* state : {"", "cap=40,frag=50"}) {

@@ -34,7 +34,7 @@ std::multiset<std::tuple<int, int64_t, int64_t>> LeafReads(const std::string& sp
                                                           ZioScan scan) {
   Simulation sim;
   Recorder rec;
-  Pool pool(&sim, ParsePoolSpec(spec, 12), Tunables());
+  Pool pool(&sim, ParsePoolSpec(spec, 12), Tunables(), /*seed=*/1);
   pool.set_observer(&rec);
   if (scan == ZioScan::kNone) {
     pool.Read(0, offset, size, ZioPriority::kSyncRead, &rec, 0);

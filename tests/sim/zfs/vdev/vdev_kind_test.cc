@@ -59,7 +59,7 @@ TEST(VdevKindTest, DraidKeywordsCarryTheirFields) {
 
 TEST(VdevKindTest, ThePoolAsksEachTopVdevThroughTheInterface) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("wd-re4-1tb mirror 2xwd-re4-1tb raidz2 6xwd-re4-1tb", 12), Tunables());
+  Pool pool(&sim, ParsePoolSpec("wd-re4-1tb mirror 2xwd-re4-1tb raidz2 6xwd-re4-1tb", 12), Tunables(), /*seed=*/1);
   ASSERT_EQ(pool.top_count(), 3);
   EXPECT_EQ(pool.top(0)->type(), "disk");
   EXPECT_EQ(pool.top(1)->type(), "mirror");
