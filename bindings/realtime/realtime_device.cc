@@ -109,7 +109,8 @@ class RealtimeEmulator final : public EventHandler, public DeviceListener {
     host_queue_.assign(leaves_, {});
     for (int i = 0; i < leaves_; ++i) {
       const std::string name = "d" + std::to_string(i);
-      devices_.push_back(MakeDevice(sim_.get(), name, spec_, NativeQueuePolicy(spec_), SpindlePhase(ZIOSIM_RT_SEED, name)));
+      devices_.push_back(
+          MakeDevice(sim_.get(), name, spec_, NativeQueuePolicy(spec_), SpindlePhase(ZIOSIM_RT_SEED, name)));
       devices_.back()->set_listener(this);
     }
     origin_ns_ = MonotonicNs();

@@ -223,7 +223,9 @@ PoolReplayResult ReplayTraceOnPool(const std::string& trace_path, TraceFormat fo
       AllocateFiles(pool, specs, ParseLayoutPreset(o.layout), o.seed, state, &out.pool_before);
   out.placement = PlacementOf(pool, layouts);
   std::unique_ptr<Device> l2;
-  if (!o.l2arc.empty()) l2 = MakeDevice(&sim, "l2arc", ResolveDrive(o.l2arc), QueuePolicy::kFifo, SpindlePhase(o.seed, "l2arc"));
+  if (!o.l2arc.empty()) {
+    l2 = MakeDevice(&sim, "l2arc", ResolveDrive(o.l2arc), QueuePolicy::kFifo, SpindlePhase(o.seed, "l2arc"));
+  }
   // With writes the DMU reads through the txg's block tree (rewrites move
   // blocks); --reads-only keeps the lighter read-only model of the layout.
   std::vector<TxgFile> files;

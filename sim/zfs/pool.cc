@@ -22,7 +22,8 @@ Pool::Pool(Simulation* sim, const PoolSpec& spec, Tunables tunables, uint64_t se
 std::unique_ptr<LeafVdev> Pool::BuildLeaf(const std::string& drive, int top_index) {
   const DriveSpec d = ResolveDrive(drive);
   const std::string name = "d" + std::to_string(leaves_.size());
-  auto leaf = std::make_unique<LeafVdev>(&ctx_, name, MakeDevice(ctx_.sim, name, d, NativeQueuePolicy(d), SpindlePhase(seed_, name)));
+  auto leaf = std::make_unique<LeafVdev>(&ctx_, name,
+                                         MakeDevice(ctx_.sim, name, d, NativeQueuePolicy(d), SpindlePhase(seed_, name)));
   leaves_.push_back(leaf.get());
   leaf_drives_.push_back(d.name);
   leaf_tops_.push_back(top_index);

@@ -244,7 +244,8 @@ TEST(PoolSpecTest, LogAndCacheSections) {
 // the cache device feeds the L2ARC unless --l2arc names another.
 TEST(PoolSpecTest, PoolBuildsLogAndCacheDevices) {
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb log mirror 2xgeneric-ssd cache generic-ssd"), Tunables(), /*seed=*/1);
+  Pool pool(&sim, ParsePoolSpec("mirror 2xwd-re4-1tb log mirror 2xgeneric-ssd cache generic-ssd"), Tunables(),
+            /*seed=*/1);
   EXPECT_EQ(pool.top_count(), 1);
   EXPECT_EQ(pool.log_count(), 1);
   EXPECT_EQ(pool.top(pool.log_top(0))->type(), "mirror");
