@@ -72,7 +72,9 @@ std::vector<Option<O>> PoolEraGroup() {
 
 template <typename O>
 Option<O> SeedOption() {
-  return In("workload", IntOption("seed", Field<O>(&O::seed), "Random seed: same seed, same results"));
+  return In("workload", IntOption("seed", Field<O>(&O::seed),
+                                  "Random seed (random offsets, layouts drawn, each pool drive's spindle angle at "
+                                  "time 0): same seed, same results"));
 }
 
 // The pool's era and the run's seed: every pool workload's last options.
