@@ -69,12 +69,15 @@ def pool(tmp: Path) -> None:
         slower = slower.replace(m.group(0), f"{key} = {{ value = {float(m.group(1)) * 0.8:g}", 1)
     slower = re.sub(r'^name = "wd-re4-1tb"', 'name = "truth"', slower, count=1, flags=re.M)
     (tmp / "truth.toml").write_text(slower)
-    measured = ziosim("readers", "--pool", f"mirror 2x{tmp / 'truth.toml'}", "--readers", "1,2,4,8",
-                      "--file-size", "128M")
+    # "Measured" as a real pool's figures would be: the mean of four runs, each with
+    # its own spindle angles (seeds 11-14); the fit simulates each point over 8 seeds.
+    repeats = [ziosim("readers", "--pool", f"mirror 2x{tmp / 'truth.toml'}", "--readers", "1,2,4,8",
+                      "--file-size", "128M", "--seed", str(seed))["runs"] for seed in range(11, 15)]
     csv = tmp / "measured.csv"
-    csv.write_text("readers,mb_s\n" + "".join(f"{r['readers']},{r['throughput_mb_s']}\n" for r in measured["runs"]))
+    csv.write_text("readers,mb_s\n" + "".join(f"{runs[0]['readers']},{sum(r['throughput_mb_s'] for r in runs) / 4}\n"
+                                              for runs in zip(*repeats)))
     j = ziosim("calibrate", "--pool", "mirror 2xwd-re4-1tb", "--measured", str(csv), "--fit-readers", "1,4",
-               "--file-size", "128M", "-o", str(tmp / "fit.toml"))
+               "--file-size", "128M", "--seeds", "8", "-o", str(tmp / "fit.toml"))
     print("| readers | measured MB/s | simulated with the fit | error |")
     print("|---|---|---|---|")
     for p in j["points"]:

@@ -8,9 +8,9 @@
 //   --kind hdd|ssd FIO_JSON... [--base DRIVE] [--holdout TEXT]... -o DRIVE.toml
 //       fio results (scripts/calibration-kit): fit on the files whose names
 //       contain no --holdout text, simulate every run;
-//   --pool SPEC --measured READERS.csv --fit-readers 1,2,4 -o DRIVE.toml
+//   --pool SPEC --measured READERS.csv --fit-readers 1,2,4 [--seeds N] -o DRIVE.toml
 //       a pool's measured readers,mb_s: fit the drive's rate and overhead on
-//       the chosen reader counts, predict the others.
+//       the chosen reader counts (each simulated N times, mean), predict the others.
 //
 // And one mode that fits no drive:
 //
@@ -76,6 +76,7 @@ struct CalibrateOptions {
   Settings settings;
   int ashift = 12;
   uint64_t seed = 1;
+  int seeds = 1;
   std::string name;
 };
 
@@ -126,6 +127,9 @@ OptionTable<O> Table() {
           TextOption("layout", &O::layout, "Pool mode: on-disk layout preset"),
           IntOption("ashift", &O::ashift, "Pool mode: sector shift"),
           IntOption("seed", &O::seed, "Pool mode: random seed"),
+          IntOption("seeds", &O::seeds,
+                    "Pool mode: runs per simulated point, seeds --seed, --seed + 1, ...: the fit matches their "
+                    "mean (each seed draws other spindle angles)"),
       });
 }
 
@@ -287,7 +291,7 @@ Json RunPool(const CalibrateOptions& opt) {
   o.seed = opt.seed;
   const std::filesystem::path out_dir = std::filesystem::absolute(opt.output).parent_path();
   const PoolFitResult fit = FitPool(o, measured, fit_readers, out_dir.string(),
-                                    std::filesystem::path(opt.measured).filename().string());
+                                    std::filesystem::path(opt.measured).filename().string(), opt.seeds);
   const std::string kind = fit.kind == DriveSpec::Kind::kSsd ? "ssd" : "hdd";
   WriteDrive(opt, kind, "Fitted by ziosim calibrate --pool from drive " + fit.drive, fit.figures);
   Json j;

@@ -62,7 +62,8 @@ Knobs KnobsFor(DriveSpec::Kind kind) {
 
 class PoolModel {
  public:
-  PoolModel(const ReadersOptions& options, const std::string& scratch_dir) : options_(options) {
+  PoolModel(const ReadersOptions& options, const std::string& scratch_dir, int seeds)
+      : options_(options), seeds_(seeds) {
     spec_ = ParsePoolSpec(options.pool, options.ashift);
     std::set<std::string> drives;
     for (const PoolSpecVdev& v : spec_.vdevs) {
@@ -107,7 +108,8 @@ class PoolModel {
     return values;
   }
 
-  // Throughput in MB/s for each reader count with the drive's rates scaled and overheads shifted.
+  // Throughput in MB/s for each reader count with the drive's rates scaled and
+  // overheads shifted: the mean over the seeds' runs.
   std::map<int, double> Simulate(double scale, double delta_us, const std::vector<int>& readers) {
     const std::string kind = base_.kind == DriveSpec::Kind::kSsd ? "ssd" : "hdd";
     std::ofstream(scratch_) << DriveToml(kind, base_.name, base_.description, Figures(scale, delta_us));
@@ -118,9 +120,12 @@ class PoolModel {
     ReadersOptions o = options_;
     o.pool = FormatPoolSpec(spec);
     o.readers = readers;
-    ++simulations_;
     std::map<int, double> out;
-    for (const ReadersRun& run : RunReaders(o)) out[run.readers] = run.throughput_mb_s;
+    for (int k = 0; k < seeds_; ++k) {
+      o.seed = options_.seed + static_cast<uint64_t>(k);
+      ++simulations_;
+      for (const ReadersRun& run : RunReaders(o)) out[run.readers] += run.throughput_mb_s / seeds_;
+    }
     return out;
   }
 
@@ -133,6 +138,7 @@ class PoolModel {
   }
 
   ReadersOptions options_;
+  int seeds_;  // runs averaged per simulated point
   PoolSpec spec_;
   std::string drive_name_;
   DriveSpec base_;
@@ -188,7 +194,8 @@ std::vector<MeasuredPoint> ReadMeasuredThroughput(const std::string& path) {
 
 PoolFitResult FitPool(const ReadersOptions& options, const std::vector<MeasuredPoint>& measured,
                       const std::vector<int>& fit_readers, const std::string& scratch_dir,
-                      const std::string& measured_label) {
+                      const std::string& measured_label, int seeds) {
+  if (seeds < 1) throw InputError("calibrate --pool: --seeds " + std::to_string(seeds) + ": must be at least 1");
   std::vector<MeasuredPoint> fit;
   for (int n : fit_readers) {
     auto it = std::find_if(measured.begin(), measured.end(), [n](const MeasuredPoint& p) { return p.readers == n; });
@@ -201,7 +208,7 @@ PoolFitResult FitPool(const ReadersOptions& options, const std::vector<MeasuredP
   std::vector<int> fit_counts;
   for (const MeasuredPoint& p : fit) fit_counts.push_back(p.readers);
 
-  PoolModel model(options, scratch_dir);
+  PoolModel model(options, scratch_dir, seeds);
   PoolFitResult out;
   out.drive = model.drive_name();
   out.kind = model.base().kind;

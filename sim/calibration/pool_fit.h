@@ -11,6 +11,10 @@
 // polished by Levenberg-Marquardt with a forward-difference Jacobian (one
 // RunReaders of the fit points per parameter per iteration), each step solved
 // by Eigen least squares. One fit point fits the rate scale alone.
+//
+// A pool's HDDs start at spindle angles drawn from the run seed, and on short
+// runs the angles alone move a point by several percent; a fit over `seeds`
+// seeds (options.seed, options.seed + 1, ...) matches the mean of their runs.
 #ifndef ZIOSIM_SIM_CALIBRATION_POOL_FIT_H_
 #define ZIOSIM_SIM_CALIBRATION_POOL_FIT_H_
 
@@ -58,9 +62,10 @@ struct PoolFitResult {
 // `fit_readers` picks the points to fit (each must be in `measured`); the
 // rest are held out. Temporary drive files go under `scratch_dir`.
 // `measured_label` (the CSV's name) goes into the fitted figures' sources.
+// Each simulated point is the mean throughput of `seeds` runs (>= 1).
 PoolFitResult FitPool(const ReadersOptions& options, const std::vector<MeasuredPoint>& measured,
                       const std::vector<int>& fit_readers, const std::string& scratch_dir,
-                      const std::string& measured_label);
+                      const std::string& measured_label, int seeds = 1);
 
 }  // namespace ziosim
 

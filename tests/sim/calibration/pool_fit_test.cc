@@ -34,14 +34,14 @@ ReadersOptions SmallRun(const std::string& pool) {
 }
 
 // Truth recovery: "measured" points simulated on wd-re4-1tb with its media
-// rates scaled by 0.8; fitting the unscaled drive on 1 and 4 readers reproduces
-// the fitted points within 3 % and finds the scale within 10 %, the held-out 2
-// and 8 readers within 20 %. Not closer: on such short runs simulated throughput
-// is rough in the rate, the platters' timing deciding which queued reads a
-// drive catches on this turn (4 readers at scales 0.799, 0.800, 0.801: 163.8,
-// 155.2, 178.4 MB/s; 1 reader at 0.90 and 1.00: 184.8, 166.2), so a scale 9 %
-// off the truth can match the fitted points within 1.1 % (docs/calibration.md).
-TEST(PoolFitTest, RecoversAScaledMediaRate) {
+// rates scaled by 0.8, each the mean of four runs (seeds 11-14: other spindle
+// angles, as a measurement repeated on real disks); fitting the unscaled drive
+// on 1 and 4 readers over 8 seeds of its own reproduces the fitted points within
+// 3 % and finds the scale within 5 %, the held-out 2 and 8 readers within 10 %.
+// A single run is not enough: on such short runs the drives' spindle angles
+// alone move 2-8 readers by a standard deviation of 4-6 % (docs/calibration.md),
+// and a one-seed fit of the same points lands 5.7 % low, missing 8 readers by 13 %.
+TEST(PoolFitTest, RecoversAScaledMediaRateFromTheMeanOfSeveralRuns) {
   std::vector<CatalogValue> figures = ResolveDrive("wd-re4-1tb").values;
   for (CatalogValue& v : figures) {
     if (v.key == "outer_mb_s" || v.key == "inner_mb_s") v.value *= 0.8;
@@ -49,22 +49,49 @@ TEST(PoolFitTest, RecoversAScaledMediaRate) {
   const std::string truth = Write("truth.toml", DriveToml("hdd", "truth", "wd-re4 at 0.8 x rate", figures));
   ReadersOptions measure = SmallRun("mirror 2x" + truth);
   measure.readers = {1, 2, 4, 8};
-  std::vector<MeasuredPoint> measured;
-  for (const ReadersRun& r : RunReaders(measure)) measured.push_back({r.readers, r.throughput_mb_s, 0});
+  std::vector<MeasuredPoint> measured = {{1, 0, 0}, {2, 0, 0}, {4, 0, 0}, {8, 0, 0}};
+  constexpr int kRepeats = 4;
+  for (int k = 0; k < kRepeats; ++k) {
+    measure.seed = 11 + static_cast<uint64_t>(k);
+    const std::vector<ReadersRun> runs = RunReaders(measure);
+    for (size_t i = 0; i < runs.size(); ++i) measured[i].mb_s += runs[i].throughput_mb_s / kRepeats;
+  }
   std::remove(truth.c_str());
 
-  const PoolFitResult fit = FitPool(SmallRun("mirror 2xwd-re4-1tb"), measured, {1, 4}, ::testing::TempDir(), "t.csv");
-  EXPECT_NEAR(fit.rate_scale, 0.8, 0.8 * 0.10);
+  const PoolFitResult fit =
+      FitPool(SmallRun("mirror 2xwd-re4-1tb"), measured, {1, 4}, ::testing::TempDir(), "t.csv", /*seeds=*/8);
+  EXPECT_NEAR(fit.rate_scale, 0.8, 0.8 * 0.05);
   ASSERT_EQ(fit.points.size(), 4u);
   for (const PoolFitResult::Point& p : fit.points) {
     EXPECT_EQ(p.held_out, p.measured.readers == 2 || p.measured.readers == 8);
-    EXPECT_LT(std::abs(p.error_pct), p.held_out ? 20.0 : 3.0) << p.measured.readers << " readers";
+    EXPECT_LT(std::abs(p.error_pct), p.held_out ? 10.0 : 3.0) << p.measured.readers << " readers";
   }
   bool marked = false;
   for (const CatalogValue& v : fit.figures) {
     if (v.key == "outer_mb_s") marked = v.provenance.rfind("calibrated: pool \"mirror 2xwd-re4-1tb\" readers 1, 4 of t.csv", 0) == 0;
   }
   EXPECT_TRUE(marked);
+}
+
+// Each simulated point is the mean of the seeds' runs: the fit's figures,
+// simulated with seeds 5 and 6 one at a time, average to its prediction.
+TEST(PoolFitTest, ASimulatedPointIsTheMeanOfItsSeedsRuns) {
+  const std::vector<MeasuredPoint> measured = {{2, 150, 2}};
+  ReadersOptions o = SmallRun("mirror 2xwd-re4-1tb");
+  o.seed = 5;
+  const PoolFitResult fit = FitPool(o, measured, {2}, ::testing::TempDir(), "t.csv", /*seeds=*/2);
+  const std::string fitted = Write("fitted.toml", DriveToml("hdd", "fitted", "the fit", fit.figures));
+  ReadersOptions check = SmallRun("mirror 2x" + fitted);
+  check.readers = {2};
+  double sum = 0;
+  for (uint64_t seed : {5, 6}) {
+    check.seed = seed;
+    sum += RunReaders(check)[0].throughput_mb_s;
+  }
+  std::remove(fitted.c_str());
+  ASSERT_EQ(fit.points.size(), 1u);
+  EXPECT_NEAR(fit.points[0].simulated_mb_s, sum / 2, 1e-9 * sum);
+  EXPECT_THROW(FitPool(o, measured, {2}, ::testing::TempDir(), "t.csv", /*seeds=*/0), InputError);
 }
 
 void ExpectCsvError(const std::string& text, const std::string& where_what) {
