@@ -129,8 +129,9 @@ def test_a_file_level_trace_runs_as_readers_on_files_of_the_pool(tmp_path):
     assert list(frame["requests"]) == [48, 96, 192]
     # Each instance reads its own copy: the disks read every copy.
     assert list(frame["disk_bytes_read"] // (6 << 20)) == [1, 2, 4]
-    # More instances share the disks: more in all, less each.
-    assert frame["throughput_mb_s"].is_monotonic_increasing
+    # More instances share the disks: more in all than one alone (two already fill them), less each.
+    mb_s = list(frame["throughput_mb_s"])
+    assert mb_s[1] > 1.2 * mb_s[0] and mb_s[2] > 1.2 * mb_s[0], mb_s
     assert frame["per_instance_mean_mb_s"].is_monotonic_decreasing
     per = ziosim.replay(trace, MIRROR, readers=[1, 3], mode="validate", files_under="/data", per_instance=True)
     assert list(per["readers"]) == [1, 3, 3, 3] and list(per["instance"]) == [0, 0, 1, 2]
