@@ -17,7 +17,7 @@ namespace {
 const ziosim::Pool& TwoMirrors() {
   static ziosim::Simulation sim;
   static const ziosim::Pool pool(&sim, ziosim::ParsePoolSpec("mirror 2xwd-re4-1tb mirror 2xwd-re4-1tb"),
-                                 ziosim::ProfileTunables(ziosim::kDefaultProfile));
+                                 ziosim::ProfileTunables(ziosim::kDefaultProfile), /*seed=*/1);
   return pool;
 }
 
