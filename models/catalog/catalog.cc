@@ -327,7 +327,7 @@ DriveSpec ImportDisksim(const std::string& path) {
     spec.description += " (" + std::to_string(imported.ignored.size()) + " parameters not modelled)";
   }
   spec.hdd = std::move(imported.params);
-  if (imported.arrival_order) spec.queue_order = QueuePolicy::kFifo;
+  spec.queue_order = imported.queue_order;
   return spec;
 }
 

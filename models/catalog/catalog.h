@@ -51,7 +51,8 @@ struct DriveSpec {
   FixedDeviceParams fixed;  // for kFixed (the cross-check's reference device)
   std::vector<CatalogValue> values;  // the file's figures in a fixed order; empty for DiskSim drives
   // The order the drive serves its queue in, where its spec says (a DiskSim disk
-  // scheduler that is FCFS: fifo); otherwise NativeQueuePolicy's.
+  // scheduler the model has: FCFS as fifo, the LBN-ordered ones as themselves);
+  // otherwise NativeQueuePolicy's.
   std::optional<QueuePolicy> queue_order;
 
   // The figure named `key`, or nullptr.

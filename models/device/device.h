@@ -15,17 +15,12 @@
 #include <string>
 
 #include "models/device/device_stats.h"
+#include "models/device/queue_policy.h"
 #include "sim/core/simulation.h"
 
 namespace ziosim {
 
 enum class IoOp : uint8_t { kRead = 0, kWrite = 1 };
-
-// How the device picks the next command from its queue.
-enum class QueuePolicy : uint8_t {
-  kFifo,  // arrival order
-  kSptf,  // shortest positioning time first (NCQ-style reordering; HDD only)
-};
 
 struct DeviceRequest {
   uint64_t tag = 0;  // caller's identifier, handed back on completion

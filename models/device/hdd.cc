@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "models/device/hdd_cache.h"
 #include "models/device/hdd_map.h"
 #include "models/device/hdd_mechanism.h"
+#include "models/device/lbn_queue_order.h"
 
 namespace ziosim {
 
@@ -93,6 +95,9 @@ class HddDevice::Impl {
         cache_(p_.cache.segments, p_.cache.segment_blocks, p_.cache.separate_write_segment,
                p_.cache.read_hits_on_write_data) {
     queue_.reserve(static_cast<size_t>(p_.queue_depth));
+    if (LbnQueueOrder::IsLbnOrdered(dev.policy_)) {
+      lbn_order_.emplace(dev.policy_, geo_.total_blocks(), p_.queue_sorted_by_cylinder, p_.queue_depth);
+    }
     runs_.reserve(64);
   }
 
@@ -142,6 +147,10 @@ class HddDevice::Impl {
   // Serves current_ now and schedules its completion. REQUIRES: the drive is idle.
   void Start();
   ArrivalQueue<Pending> queue_;
+  std::optional<LbnQueueOrder> lbn_order_;  // the LBN-ordered policies' state
+  // When the current command's media access ended (its start if it had none): the
+  // arm is then free for the next command, and DiskSim's disk picks it then.
+  int64_t media_done_ps_ = 0;
   bool busy_ = false;
   bool last_done_was_write_ = false;
   Pending current_{};
@@ -277,6 +286,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
+  media_done_ps_ = media_end;
   bd->wait_ns = RoundNs(arm_start - turn);
   const int64_t sent = BusPipeline(bus_free, b, watermark, sending, sending ? 0 : cached, media_n);
 
@@ -318,6 +328,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   const int64_t ready = t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns);
   const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
                                       /*is_write=*/false, bd, /*positioned=*/true);
+  media_done_ps_ = media_end;
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
   const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0, 0, n - cached);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
@@ -774,6 +785,7 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   }
   const int64_t media_end = WriteSectors(data_start, b, gate);
   arm_free_ps_ = media_end;
+  media_done_ps_ = media_end;
   last_write_end_lbn_ = lbn + n;
 
   cache_.Invalidate(lbn, lbn + n, keep);
@@ -852,7 +864,17 @@ void HddDevice::StartNext() {
   auto& q = impl_->queue_;
   if (q.empty()) return;
   size_t pick = 0;
-  if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
+  if (impl_->lbn_order_ && q.size() > 1) {
+    // DiskSim's disk picks when the arm is released, among the commands there then
+    // (disk_release_hda -> ioqueue_show_next_request); if none was, the first to
+    // come took the arm at its arrival.
+    size_t there = 0;
+    while (there < q.size() && Ps(q[there].submitted) <= impl_->media_done_ps_) ++there;
+    pick = there == 0 ? 0 : impl_->lbn_order_->Pick(there, [&q](size_t i) {
+      const Impl::Pending& p = q[i];
+      return LbnQueueOrder::Key{p.first.cylinder, p.first.head, p.req.offset_bytes / 512};
+    });
+  } else if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
     const int64_t now_ps = Ps(sim_->now());
     impl_->AdvanceReadAhead(now_ps);
     // The first command of the least cost: none after one of cost 0 can beat it.
@@ -871,7 +893,9 @@ void HddDevice::StartNext() {
 
 void HddDevice::Impl::Start() {
   busy_ = true;
+  if (lbn_order_) lbn_order_->Started(current_.req.offset_bytes / 512, current_.req.size_bytes / 512);
   Simulation& sim = *dev_.sim_;
+  media_done_ps_ = Ps(sim.now());
   const int64_t done_ps = Serve(current_, Ps(sim.now()), &dev_.last_);
   sim.Schedule(std::max(CeilNs(done_ps), sim.now()), &dev_, kCompleteEvent);
 }

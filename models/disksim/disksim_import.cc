@@ -8,12 +8,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <utility>
 
 #include "models/device/hdd_extent_map.h"
 #include "models/device/hdd_geometry.h"
+#include "models/device/lbn_queue_order.h"
 #include "models/disksim/disksim_angle.h"
 #include "models/disksim/disksim_layout_g2.h"
 #include "models/disksim/disksim_layout_g4.h"
@@ -467,33 +469,48 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
 }
 
 // The disk's own scheduler (DiskSim's ioqueue) orders the requests waiting in its
-// queue. FCFS (policy 1) that merges, splits, delays and ranks nothing serves them in
-// arrival order, as the HDD device's fifo does: then the drive's order is fifo, and
-// the keys that act only under other schedulers, which change nothing, are listed as
-// ignored. Any other scheduler is not modelled: its keys are listed as ignored and the
-// caller's order (fifo, or sptf by default) applies. With "Max queue length" = 1 no
-// order matters.
-bool ReadsInArrivalOrder(BlockReader& r, IgnoredKeys* ignored) {
+// queue. Modelled when it merges, delays and ranks nothing (no sequential-stream
+// scheme, overlap scheme, priority scheme or initiation delay): FCFS (policy 1) as the
+// drive's fifo, ELEVATOR_LBN (2), CYCLE_LBN (3), SSTF_LBN (4) and VSCAN_LBN (17) as
+// the LBN-ordered policies (models/device/lbn_queue_order.h), which read "Cylinder
+// mapping strategy" for the queue's sort. The keys that act only under other
+// schedulers change nothing and are listed as ignored, as is the timeout scheme,
+// which DiskSim 4.0 itself ignores. Any other scheduler is not modelled: its keys
+// are listed as ignored and the caller's order (fifo, or sptf by default) applies.
+// With "Max queue length" = 1 no order matters.
+std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, IgnoredKeys* ignored, HddParams* params) {
   const Param* scheduler = r.Optional("Scheduler");
-  if (scheduler == nullptr) return false;
+  if (scheduler == nullptr) return std::nullopt;
   if (scheduler->value.kind != Value::Kind::kBlock) Fail(scheduler->value.where, "'Scheduler' must be a block");
   const Block& block = *scheduler->value.block;
   const auto value = [&](const char* key) {
     const Param* p = block.Find(key);
     return p == nullptr ? 0.0 : NumberOf(p->value, Quote(key));
   };
-  static constexpr std::array<const char*, 6> kArrivalOrderKeys = {
-      "Scheduling policy",          "Sequential stream scheme", "Overlapping request scheme",
-      "Scheduling priority scheme", "Read initiation delay",    "Write initiation delay"};
-  const bool fcfs = value("Scheduling policy") == 1 &&
-                    std::all_of(kArrivalOrderKeys.begin() + 1, kArrivalOrderKeys.end(),
-                                [&](const char* key) { return value(key) == 0; });
+  static constexpr std::array<std::pair<int, QueuePolicy>, 5> kModelled = {{{1, QueuePolicy::kFifo},
+                                                                           {2, QueuePolicy::kElevatorLbn},
+                                                                           {3, QueuePolicy::kCycleLbn},
+                                                                           {4, QueuePolicy::kSstfLbn},
+                                                                           {17, QueuePolicy::kSstfLbn}}};
+  static constexpr std::array<const char*, 5> kMustBeZero = {"Sequential stream scheme", "Overlapping request scheme",
+                                                             "Scheduling priority scheme", "Read initiation delay",
+                                                             "Write initiation delay"};
+  std::optional<QueuePolicy> order;
+  for (auto [number, policy] : kModelled) {
+    if (value("Scheduling policy") == number) order = policy;
+  }
+  if (!std::all_of(kMustBeZero.begin(), kMustBeZero.end(), [&](const char* key) { return value(key) == 0; })) {
+    order.reset();
+  }
+  const bool sorts = order && LbnQueueOrder::IsLbnOrdered(*order);
+  if (sorts) params->queue_sorted_by_cylinder = value("Cylinder mapping strategy") != 0;
   for (const Param& p : block.params) {
-    const bool used = fcfs && std::find(kArrivalOrderKeys.begin(), kArrivalOrderKeys.end(), p.key) !=
-                                  kArrivalOrderKeys.end();
+    const bool used = order && (p.key == "Scheduling policy" ||
+                                std::find(kMustBeZero.begin(), kMustBeZero.end(), p.key) != kMustBeZero.end() ||
+                                (sorts && p.key == "Cylinder mapping strategy"));
     if (!used) ignored->Add(p);
   }
-  return fcfs;
+  return order;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -873,7 +890,7 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, DisksimImport* out, Igno
   ReadCache(r, &params->cache);
   ReadArmRelease(r, params->queue_depth, params);
   CheckUnmodelledDiskFeatures(r, params->queue_depth);
-  out->arrival_order = ReadsInArrivalOrder(r, ignored);
+  out->queue_order = DiskQueueOrder(r, ignored, params);
   r.Finish();
 }
 

@@ -16,10 +16,12 @@
 #ifndef ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_
 #define ZIOSIM_MODELS_DISKSIM_DISKSIM_IMPORT_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/device/hdd_params.h"
+#include "models/device/queue_policy.h"
 
 namespace ziosim {
 
@@ -38,9 +40,9 @@ struct DisksimImport {
   // The topology's disks, in topology order, and the name of the one read.
   std::vector<DisksimDisk> disks;
   std::string disk;
-  // The disk's own scheduler serves its queue in arrival order (FCFS that merges,
-  // delays and ranks nothing); otherwise its order is not modelled.
-  bool arrival_order = false;
+  // How the disk's own scheduler orders its queue, when the model has it (FCFS and
+  // the LBN-ordered schedulers that merge, delay and rank nothing); otherwise empty.
+  std::optional<QueuePolicy> queue_order;
 };
 
 // What an import makes of the spec's host side: the device driver and the

@@ -158,9 +158,8 @@ BenchPattern ParsePattern(std::string_view text) {
 }
 
 QueuePolicy ParseQueuePolicy(std::string_view text) {
-  if (text == "fifo") return QueuePolicy::kFifo;
-  if (text == "sptf") return QueuePolicy::kSptf;
-  throw InputError("--policy: \"" + std::string(text) + "\" is not fifo or sptf");
+  if (const std::optional<QueuePolicy> policy = FindQueuePolicy(text)) return *policy;
+  throw InputError("--policy: \"" + std::string(text) + "\" is not one of " + QueuePolicyNames());
 }
 
 DiskBenchResult RunDiskBench(const DriveSpec& drive, const DiskBenchOptions& options) {

@@ -40,7 +40,7 @@ OptionTable<O> Table() {
                                 }),
               In("workload", IntOption("seed", &O::seed, "Random seed: same seed, same results")),
               WorkloadOption<O>({.name = "policy", .kind = OptionKind::kText,
-                                 .doc = "HDD queue policy: sptf (NCQ reordering) or fifo", .fallback = "sptf"},
+                                 .doc = "HDD queue policy: " + QueuePolicyDocs(), .fallback = "sptf"},
                                 [](O& o, const Json& v, const std::string& label) {
                                   o.policy = ParseQueuePolicy(TextValue(v, label));  // names --policy: the front respells it
                                 }),
@@ -57,7 +57,7 @@ Json Run(const O& o) {
           {"qd", o.queue_depth},
           {"jobs", o.jobs},
           {"span", o.span},
-          {"policy", o.policy == QueuePolicy::kFifo ? "fifo" : "sptf"},
+          {"policy", std::string(QueuePolicyName(o.policy))},
           {"seed", o.seed},
           {"runs", Json::array({{{"effective_qd", r.queue_depth},
                                  {"effective_jobs", r.jobs},

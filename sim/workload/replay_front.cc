@@ -135,8 +135,9 @@ std::vector<Option<O>> TraceOptions() {
 Option<O> PolicyOption() {
   return WorkloadOption<O>({.name = "policy",
                             .kind = OptionKind::kText,
-                            .doc = "Drive target: HDD queue policy, sptf (NCQ reordering) or fifo; default: the "
-                                   "drive's own (fifo for a DiskSim spec whose disk scheduler is FCFS, else sptf)"},
+                            .doc = "Drive target: HDD queue policy: " + QueuePolicyDocs() +
+                                   "; default: the drive's own (a DiskSim spec's disk scheduler where modelled, "
+                                   "else sptf)"},
                            [](O& o, const Json& v, const std::string& label) {
                              o.policy = ParseQueuePolicy(TextValue(v, label));  // names --policy
                            });
@@ -430,7 +431,7 @@ Json RunOnDrive(const O& o, RequestRows& rows) {
                          {"capacity_bytes", device->capacity_bytes()},
                          {"sector_bytes", device->sector_bytes()},
                          {"queue_depth", device->queue_depth()},
-                         {"policy", policy == QueuePolicy::kFifo ? "fifo" : "sptf"}};
+                         {"policy", std::string(QueuePolicyName(policy))}};
   return Result(identity, x, o, Json::array({RunJson(x, o)}), rows);
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <optional>
 #include <vector>
 
 #include "sim/core/random.h"
@@ -717,6 +718,56 @@ TEST(HddDeviceTest, SptfServesTheCommandThatCanStartSoonest) {
         policy == QueuePolicy::kSptf ? std::vector<uint64_t>{0, 4, 2, 1, 3} : std::vector<uint64_t>{0, 1, 2, 3, 4};
     EXPECT_EQ(CompletionOrder(drv.service), want) << (policy == QueuePolicy::kSptf ? "sptf" : "fifo");
   }
+}
+
+// The LBN-ordered policies on the toy drive: command 0 reads LBN 500 at t=0 while
+// four queue, at LBNs 520, 470, 900 and 100 (tags 1-4). SSTF (from the block after
+// the last): 520, then 470 (51 down, 900 is 379 up), then 100, 900. ELEVATOR (from
+// the last first LBN, never turning down while something lies above): 520, 900,
+// then the nearest below, 470, then 100. CYCLE: 520, 900, then the lowest, 100, 470.
+TEST(HddDeviceTest, LbnOrderedPoliciesServeAsDiskSimsSchedulers) {
+  const std::vector<std::pair<QueuePolicy, std::vector<uint64_t>>> cases = {
+      {QueuePolicy::kSstfLbn, {0, 1, 2, 4, 3}},
+      {QueuePolicy::kElevatorLbn, {0, 1, 3, 2, 4}},
+      {QueuePolicy::kCycleLbn, {0, 1, 3, 4, 2}},
+      {QueuePolicy::kFifo, {0, 1, 2, 3, 4}}};
+  for (const auto& [policy, want] : cases) {
+    Simulation sim;
+    HddParams p = ToyDrive();
+    p.queue_depth = 8;
+    HddDevice disk(&sim, "d0", p, policy);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 500, 1);
+    for (const int64_t lbn : {520, 470, 900, 100}) drv.ReadAt(1000, lbn, 1);
+    sim.Run();
+    EXPECT_EQ(CompletionOrder(drv.service), want) << QueuePolicyName(policy);
+  }
+}
+
+// DiskSim's disk picks the next command when the arm is released (the last sector
+// read), among the commands there then. Two commands that come while command 0's
+// last block still crosses the bus (1 us before its completion, after its media
+// access) find the arm free: the first to come, LBN 900, takes it, though 510 is
+// nearer. Come a little earlier, while the media access runs, 510 goes first.
+TEST(HddDeviceTest, LbnOrderedPoliciesPickWhenTheArmIsReleased) {
+  const auto order_with_arrivals_at = [](std::optional<SimTime> at) {
+    Simulation sim;
+    HddParams p = ToyDrive();
+    p.queue_depth = 8;
+    HddDevice disk(&sim, "d0", p, QueuePolicy::kSstfLbn);
+    Driver drv(&sim, &disk);
+    drv.ReadAt(0, 500, 4);
+    if (at) {
+      for (const int64_t lbn : {900, 510}) drv.ReadAt(*at, lbn, 1);
+    }
+    sim.Run();
+    return drv.service;  // 1 and 2 came together: the one served first has the shorter time
+  };
+  const SimTime done = order_with_arrivals_at(std::nullopt)[0];
+  const std::vector<SimTime> late = order_with_arrivals_at(done - 1000);
+  EXPECT_LT(late[1], late[2]);
+  const std::vector<SimTime> early = order_with_arrivals_at(1000);
+  EXPECT_LT(early[2], early[1]);
 }
 
 // Of commands that cost the same, SPTF takes the one that came first: two reads

@@ -112,7 +112,7 @@ TEST_P(SixDrivesTest, ListsIgnoredKeysOnce) {
     EXPECT_EQ(keys.count(key), 1u) << key;
   }
   // Used keys are not listed; the six drives' disk schedulers are FCFS.
-  EXPECT_TRUE(import.arrival_order);
+  EXPECT_EQ(import.queue_order, QueuePolicy::kFifo);
   for (const char* key : {"Rotation speed (in rpms)", "Bulk sector transfer time", "Zones", "Blocks per track",
                           "Scheduling policy"}) {
     EXPECT_EQ(keys.count(key), 0u) << key;
@@ -652,13 +652,13 @@ TEST(DisksimImportTest, HostSideRefusedInReplayedTimesIgnoredUnderZiosimsHost) {
 
 // The disk's own scheduler: FCFS that merges, delays and ranks nothing serves the
 // queue in arrival order, which becomes the drive's own order (a pool's, and replay's
-// default); its keys are used, the other scheduler keys listed as ignored. Any other
-// scheduler, or FCFS with a sequential stream scheme, is not modelled: every key of
-// the block is listed, and the caller's order applies.
+// default); its keys are used, the other scheduler keys listed as ignored. A scheduler
+// the model does not have (SPTF_OPT), or one with a sequential stream scheme, is not
+// modelled: every key of the block is listed, and the caller's order applies.
 TEST(DisksimImportTest, FcfsSchedulerMakesTheDriveServeItsQueueInArrivalOrder) {
   SyntheticDrive fcfs;
   const DisksimImport arrival = fcfs.Import("", DisksimHost::kReplaced);
-  EXPECT_TRUE(arrival.arrival_order);
+  EXPECT_EQ(arrival.queue_order, QueuePolicy::kFifo);
   std::set<std::string> ignored(arrival.ignored.begin(), arrival.ignored.end());
   const std::string scheduler = fcfs.Where("t.diskspecs", "Scheduling policy");
   EXPECT_EQ(ignored.count(scheduler + ": Scheduling policy"), 0u);
@@ -667,16 +667,46 @@ TEST(DisksimImportTest, FcfsSchedulerMakesTheDriveServeItsQueueInArrivalOrder) {
   EXPECT_EQ(spec.queue_order, QueuePolicy::kFifo);
   EXPECT_EQ(NativeQueuePolicy(spec), QueuePolicy::kFifo);  // queue of 4: a catalog drive's would be sptf
 
-  for (const auto& [from, to] : {std::pair{"Scheduling policy = 1", "Scheduling policy = 4"},
-                                 std::pair{"Timeout time/weight = 6", "Sequential stream scheme = 1"}}) {
+  for (const auto& [from, to] : {std::pair{"Scheduling policy = 1", "Scheduling policy = 8"},
+                                 std::pair{"Timeout time/weight = 6", "Sequential stream scheme = 1"},
+                                 std::pair{"Scheduling policy = 1", "Scheduling policy = 4, Read initiation delay = 0.1"}}) {
     SyntheticDrive other;
     other.Replace("t.diskspecs", from, to);
     const DisksimImport import = other.Import("", DisksimHost::kReplaced);
-    EXPECT_FALSE(import.arrival_order) << to;
+    EXPECT_FALSE(import.queue_order) << to;
     std::set<std::string> listed(import.ignored.begin(), import.ignored.end());
     EXPECT_EQ(listed.count(other.Where("t.diskspecs", "Scheduling policy") + ": Scheduling policy"), 1u) << to;
     EXPECT_EQ(NativeQueuePolicy(ResolveDrive("disksim:" + other.Path("t.parv"))), QueuePolicy::kSptf) << to;
   }
+}
+
+// DiskSim's LBN-ordered disk schedulers become the drive's own order: ELEVATOR_LBN (2),
+// CYCLE_LBN (3), SSTF_LBN (4) and VSCAN_LBN (17, which DiskSim runs as SSTF_LBN). Their
+// cylinder mapping strategy is used (the queue's sort), FCFS's is not.
+TEST(DisksimImportTest, LbnOrderedSchedulersBecomeTheDrivesOwnOrder) {
+  for (const auto& [number, policy] : {std::pair{2, QueuePolicy::kElevatorLbn}, std::pair{3, QueuePolicy::kCycleLbn},
+                                       std::pair{4, QueuePolicy::kSstfLbn}, std::pair{17, QueuePolicy::kSstfLbn}}) {
+    for (const int mapping : {0, 1}) {
+      SyntheticDrive drive;
+      drive.Replace("t.diskspecs", "Scheduling policy = 1",
+                    "Scheduling policy = " + std::to_string(number) +
+                        ", Cylinder mapping strategy = " + std::to_string(mapping));
+      const DisksimImport import = drive.Import("", DisksimHost::kReplaced);
+      EXPECT_EQ(import.queue_order, policy) << number;
+      EXPECT_EQ(import.params.queue_sorted_by_cylinder, mapping != 0) << number;
+      std::set<std::string> listed(import.ignored.begin(), import.ignored.end());
+      const std::string scheduler = drive.Where("t.diskspecs", "Scheduling policy");
+      EXPECT_EQ(listed.count(scheduler + ": Cylinder mapping strategy"), 0u) << number;
+      EXPECT_EQ(listed.count(scheduler + ": Timeout time/weight"), 1u) << number;
+      EXPECT_EQ(NativeQueuePolicy(ResolveDrive("disksim:" + drive.Path("t.parv"))), policy) << number;
+    }
+  }
+  SyntheticDrive fcfs;
+  fcfs.Replace("t.diskspecs", "Scheduling policy = 1", "Scheduling policy = 1, Cylinder mapping strategy = 1");
+  const DisksimImport import = fcfs.Import("", DisksimHost::kReplaced);
+  EXPECT_FALSE(import.params.queue_sorted_by_cylinder);
+  std::set<std::string> listed(import.ignored.begin(), import.ignored.end());
+  EXPECT_EQ(listed.count(fcfs.Where("t.diskspecs", "Scheduling policy") + ": Cylinder mapping strategy"), 1u);
 }
 
 // A spec may hold disks of several kinds (DiskSim's 3disks.parv): "#NAME" picks one,

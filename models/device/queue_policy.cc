@@ -1,0 +1,52 @@
+#include "models/device/queue_policy.h"
+
+#include <array>
+#include <string>
+
+namespace ziosim {
+
+namespace {
+
+// The LBN-ordered policies are DiskSim 4.0's disk schedulers (disksim_ioqueue.c), as
+// its disk model runs them: models/device/lbn_queue_order.h says how.
+constexpr std::array<QueuePolicyInfo, 5> kPolicies = {{
+    {QueuePolicy::kFifo, "fifo", "arrival order"},
+    {QueuePolicy::kSptf, "sptf",
+     "shortest positioning time first, the command the arm and platter reach soonest (NCQ reordering)"},
+    {QueuePolicy::kSstfLbn, "sstf_lbn",
+     "shortest LBN distance from the end of the last command started (DiskSim's SSTF_LBN and VSCAN_LBN)"},
+    {QueuePolicy::kElevatorLbn, "elevator_lbn",
+     "the nearest command at or above the last command's first LBN, else the nearest below (DiskSim's "
+     "ELEVATOR_LBN, whose sweep never turns down)"},
+    {QueuePolicy::kCycleLbn, "cycle_lbn",
+     "the nearest command at or above the last command's first LBN, else the lowest (DiskSim's CYCLE_LBN)"},
+}};
+
+}  // namespace
+
+std::span<const QueuePolicyInfo> QueuePolicies() { return kPolicies; }
+
+std::string_view QueuePolicyName(QueuePolicy policy) { return kPolicies[static_cast<size_t>(policy)].name; }
+
+std::optional<QueuePolicy> FindQueuePolicy(std::string_view name) {
+  for (const QueuePolicyInfo& p : kPolicies) {
+    if (p.name == name) return p.policy;
+  }
+  return std::nullopt;
+}
+
+std::string QueuePolicyNames() {
+  std::string names;
+  for (const QueuePolicyInfo& p : kPolicies) names += (names.empty() ? "" : ", ") + std::string(p.name);
+  return names;
+}
+
+std::string QueuePolicyDocs() {
+  std::string docs;
+  for (const QueuePolicyInfo& p : kPolicies) {
+    docs += (docs.empty() ? "" : "; ") + std::string(p.name) + ": " + std::string(p.doc);
+  }
+  return docs;
+}
+
+}  // namespace ziosim

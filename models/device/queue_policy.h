@@ -1,0 +1,40 @@
+// How a device picks the next command from the commands waiting in it: one table
+// of named policies, which the CLI's --policy, the docs and the DiskSim importer read.
+#ifndef ZIOSIM_MODELS_DEVICE_QUEUE_POLICY_H_
+#define ZIOSIM_MODELS_DEVICE_QUEUE_POLICY_H_
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ziosim {
+
+enum class QueuePolicy : uint8_t {
+  kFifo,         // arrival order
+  kSptf,         // shortest positioning time first (NCQ-style reordering; HDD only)
+  kSstfLbn,      // DiskSim's SSTF_LBN (and VSCAN_LBN): nearest LBN to the last command's end (HDD only)
+  kElevatorLbn,  // DiskSim's ELEVATOR_LBN as its disk queue runs it (HDD only)
+  kCycleLbn,     // DiskSim's CYCLE_LBN: ascending LBN, wrapping to the lowest (HDD only)
+};
+
+struct QueuePolicyInfo {
+  QueuePolicy policy;
+  std::string_view name;
+  std::string_view doc;
+};
+
+// Every policy, in the enum's order.
+std::span<const QueuePolicyInfo> QueuePolicies();
+std::string_view QueuePolicyName(QueuePolicy policy);
+// The policy called `name`, if there is one.
+std::optional<QueuePolicy> FindQueuePolicy(std::string_view name);
+// "fifo, sptf, ...": the names, for messages.
+std::string QueuePolicyNames();
+// "fifo: arrival order; sptf: ...; ...": each name with its meaning, for option docs.
+std::string QueuePolicyDocs();
+
+}  // namespace ziosim
+
+#endif  // ZIOSIM_MODELS_DEVICE_QUEUE_POLICY_H_
