@@ -694,6 +694,21 @@ std::vector<uint64_t> CompletionOrder(const std::vector<SimTime>& service) {
   return order;
 }
 
+// The order the toy drive, with a queue of 8 and `policy`, serves a read of one
+// block at `first` (tag 0, at t = 0) and reads of one block at `queued` (tags 1..,
+// all at t = 1 us, while tag 0 is served).
+std::vector<uint64_t> QueuedOrder(QueuePolicy policy, int64_t first, const std::vector<int64_t>& queued) {
+  Simulation sim;
+  HddParams p = ToyDrive();
+  p.queue_depth = 8;
+  HddDevice disk(&sim, "d0", p, policy);
+  Driver drv(&sim, &disk);
+  drv.ReadAt(0, first, 1);
+  for (const int64_t lbn : queued) drv.ReadAt(1000, lbn, 1);
+  sim.Run();
+  return CompletionOrder(drv.service);
+}
+
 // SPTF (NCQ) serves the queued command that can start soonest, worked out by hand
 // on the toy drive. Command 0 reads sector 0 of (cylinder 0, head 0) at t=0 and
 // is done about 0.11 ms later; meanwhile four commands queue:
@@ -705,19 +720,8 @@ std::vector<uint64_t> CompletionOrder(const std::vector<SimTime>& service) {
 // (sector 80 at 8 ms) and 3 (sector 20 has passed: 12 ms). From sector 31 of head
 // 0 at ~3.1 ms: 1 (8 ms) beats 3 (seek, then 12 ms). FIFO keeps arrival order.
 TEST(HddDeviceTest, SptfServesTheCommandThatCanStartSoonest) {
-  for (const QueuePolicy policy : {QueuePolicy::kSptf, QueuePolicy::kFifo}) {
-    Simulation sim;
-    HddParams p = ToyDrive();
-    p.queue_depth = 8;
-    HddDevice disk(&sim, "d0", p, policy);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 0, 1);
-    for (const int64_t lbn : {80, 30, 1020, 110}) drv.ReadAt(1000, lbn, 1);
-    sim.Run();
-    const std::vector<uint64_t> want =
-        policy == QueuePolicy::kSptf ? std::vector<uint64_t>{0, 4, 2, 1, 3} : std::vector<uint64_t>{0, 1, 2, 3, 4};
-    EXPECT_EQ(CompletionOrder(drv.service), want) << (policy == QueuePolicy::kSptf ? "sptf" : "fifo");
-  }
+  EXPECT_EQ(QueuedOrder(QueuePolicy::kSptf, 0, {80, 30, 1020, 110}), (std::vector<uint64_t>{0, 4, 2, 1, 3}));
+  EXPECT_EQ(QueuedOrder(QueuePolicy::kFifo, 0, {80, 30, 1020, 110}), (std::vector<uint64_t>{0, 1, 2, 3, 4}));
 }
 
 // The LBN-ordered policies on the toy drive: command 0 reads LBN 500 at t=0 while
@@ -732,15 +736,7 @@ TEST(HddDeviceTest, LbnOrderedPoliciesServeAsDiskSimsSchedulers) {
       {QueuePolicy::kCycleLbn, {0, 1, 3, 4, 2}},
       {QueuePolicy::kFifo, {0, 1, 2, 3, 4}}};
   for (const auto& [policy, want] : cases) {
-    Simulation sim;
-    HddParams p = ToyDrive();
-    p.queue_depth = 8;
-    HddDevice disk(&sim, "d0", p, policy);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 500, 1);
-    for (const int64_t lbn : {520, 470, 900, 100}) drv.ReadAt(1000, lbn, 1);
-    sim.Run();
-    EXPECT_EQ(CompletionOrder(drv.service), want) << QueuePolicyName(policy);
+    EXPECT_EQ(QueuedOrder(policy, 500, {520, 470, 900, 100}), want) << QueuePolicyName(policy);
   }
 }
 
