@@ -12,7 +12,7 @@
 #include "models/device/hdd_cache.h"
 #include "models/device/hdd_map.h"
 #include "models/device/hdd_mechanism.h"
-#include "models/device/lbn_queue_order.h"
+#include "models/device/disksim_queue_order.h"
 
 namespace ziosim {
 
@@ -95,8 +95,8 @@ class HddDevice::Impl {
         cache_(p_.cache.segments, p_.cache.segment_blocks, p_.cache.separate_write_segment,
                p_.cache.read_hits_on_write_data) {
     queue_.reserve(static_cast<size_t>(p_.queue_depth));
-    if (LbnQueueOrder::IsLbnOrdered(dev.policy_)) {
-      lbn_order_.emplace(dev.policy_, geo_.total_blocks(), p_.queue_sorted_by_cylinder, p_.queue_depth);
+    if (DisksimQueueOrder::IsDisksimOrdered(dev.policy_)) {
+      disksim_order_.emplace(dev.policy_, geo_.total_blocks(), p_.layout.cylinders, p_.queue_depth);
     }
     runs_.reserve(64);
   }
@@ -147,7 +147,7 @@ class HddDevice::Impl {
   // Serves current_ now and schedules its completion. REQUIRES: the drive is idle.
   void Start();
   ArrivalQueue<Pending> queue_;
-  std::optional<LbnQueueOrder> lbn_order_;  // the LBN-ordered policies' state
+  std::optional<DisksimQueueOrder> disksim_order_;  // DiskSim's address-ordered schedulers' state
   // When the current command's media access ended (its start if it had none): the
   // arm is then free for the next command, and DiskSim's disk picks it then.
   int64_t media_done_ps_ = 0;
@@ -864,16 +864,16 @@ void HddDevice::StartNext() {
   auto& q = impl_->queue_;
   if (q.empty()) return;
   size_t pick = 0;
-  if (impl_->lbn_order_ && q.size() > 1) {
+  if (impl_->disksim_order_ && q.size() > 1) {
     // DiskSim's disk picks when the arm is released, among the commands there then
-    // (disk_release_hda -> ioqueue_show_next_request); if none was, the first to
-    // come took the arm at its arrival.
+    // (disk_release_hda -> ioqueue_show_next_request), the one that released it still
+    // in its queue; if none was there, the first to come took the arm at its arrival.
     size_t there = 0;
     while (there < q.size() && Ps(q[there].submitted) <= impl_->media_done_ps_) ++there;
-    pick = there == 0 ? 0 : impl_->lbn_order_->Pick(there, [&q](size_t i) {
-      const Impl::Pending& p = q[i];
-      return LbnQueueOrder::Key{p.first.cylinder, p.first.head, p.req.offset_bytes / 512};
-    });
+    const auto key = [](const Impl::Pending& p) { return DisksimQueueOrder::Key{0, 0, p.req.offset_bytes / 512}; };
+    pick = there == 0 ? 0
+                      : impl_->disksim_order_->Pick(
+                            there, [&](size_t i) { return key(q[i]); }, key(impl_->current_));
   } else if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
     const int64_t now_ps = Ps(sim_->now());
     impl_->AdvanceReadAhead(now_ps);
@@ -893,7 +893,11 @@ void HddDevice::StartNext() {
 
 void HddDevice::Impl::Start() {
   busy_ = true;
-  if (lbn_order_) lbn_order_->Started(current_.req.offset_bytes / 512, current_.req.size_bytes / 512);
+  if (disksim_order_) {
+    // Cylinder and surface 0, as DiskSim 4.0 maps for its queue (disksim_queue_order.h).
+    disksim_order_->Started(current_.req.offset_bytes / 512, current_.req.size_bytes / 512,
+                            [](int64_t lbn) { return DisksimQueueOrder::Key{0, 0, lbn}; });
+  }
   Simulation& sim = *dev_.sim_;
   media_done_ps_ = Ps(sim.now());
   const int64_t done_ps = Serve(current_, Ps(sim.now()), &dev_.last_);

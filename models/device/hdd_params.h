@@ -216,9 +216,6 @@ struct HddParams {
   std::string name;
   std::string source;  // where the values come from (file, datasheet), for reports
   int queue_depth = 1;
-  // An LBN-ordered queue policy sorts the waiting commands by cylinder and surface
-  // before LBN (DiskSim's "Cylinder mapping strategy" other than 0).
-  bool queue_sorted_by_cylinder = false;
   HddLayout layout;
   HddMechanics mechanics;
   HddInterface interface;

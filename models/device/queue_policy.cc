@@ -7,9 +7,9 @@ namespace ziosim {
 
 namespace {
 
-// The LBN-ordered policies are DiskSim 4.0's disk schedulers (disksim_ioqueue.c), as
-// its disk model runs them: models/device/lbn_queue_order.h says how.
-constexpr std::array<QueuePolicyInfo, 5> kPolicies = {{
+// The *_lbn and *_cyl policies are DiskSim 4.0's disk schedulers (disksim_ioqueue.c),
+// as its disk model runs them: models/device/disksim_queue_order.h says how.
+constexpr std::array<QueuePolicyInfo, 9> kPolicies = {{
     {QueuePolicy::kFifo, "fifo", "arrival order"},
     {QueuePolicy::kSptf, "sptf",
      "shortest positioning time first, the command the arm and platter reach soonest (NCQ reordering)"},
@@ -20,6 +20,17 @@ constexpr std::array<QueuePolicyInfo, 5> kPolicies = {{
      "ELEVATOR_LBN, whose sweep never turns down)"},
     {QueuePolicy::kCycleLbn, "cycle_lbn",
      "the nearest command at or above the last command's first LBN, else the lowest (DiskSim's CYCLE_LBN)"},
+    {QueuePolicy::kSstfCyl, "sstf_cyl",
+     "a command on the last command's cylinder, at or past its surface and block, else the nearest cylinder "
+     "(DiskSim's SSTF_CYL)"},
+    {QueuePolicy::kElevatorCyl, "elevator_cyl",
+     "as sstf_cyl from the last command's first block, a cylinder above always before one below (DiskSim's "
+     "ELEVATOR_CYL, whose sweep never turns down)"},
+    {QueuePolicy::kCycleCyl, "cycle_cyl",
+     "a command on the last command's cylinder at or past it, else the next cylinder up, wrapping to the lowest "
+     "(DiskSim's CYCLE_CYL)"},
+    {QueuePolicy::kVscanCyl, "vscan_cyl",
+     "sstf_cyl measured from block 0 always, as DiskSim's VSCAN_CYL runs (it never moves its reference)"},
 }};
 
 }  // namespace

@@ -14,9 +14,14 @@ namespace ziosim {
 enum class QueuePolicy : uint8_t {
   kFifo,         // arrival order
   kSptf,         // shortest positioning time first (NCQ-style reordering; HDD only)
+  // DiskSim's disk schedulers that order by address (models/device/disksim_queue_order.h):
   kSstfLbn,      // DiskSim's SSTF_LBN (and VSCAN_LBN): nearest LBN to the last command's end (HDD only)
   kElevatorLbn,  // DiskSim's ELEVATOR_LBN as its disk queue runs it (HDD only)
   kCycleLbn,     // DiskSim's CYCLE_LBN: ascending LBN, wrapping to the lowest (HDD only)
+  kSstfCyl,      // DiskSim's SSTF_CYL: nearest cylinder (HDD only)
+  kElevatorCyl,  // DiskSim's ELEVATOR_CYL as its disk queue runs it (HDD only)
+  kCycleCyl,     // DiskSim's CYCLE_CYL: ascending cylinder, wrapping to the lowest (HDD only)
+  kVscanCyl,     // DiskSim's VSCAN_CYL as it runs: nearest cylinder to cylinder 0's block 0 (HDD only)
 };
 
 struct QueuePolicyInfo {

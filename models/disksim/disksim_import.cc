@@ -15,7 +15,6 @@
 
 #include "models/device/hdd_extent_map.h"
 #include "models/device/hdd_geometry.h"
-#include "models/device/lbn_queue_order.h"
 #include "models/disksim/disksim_angle.h"
 #include "models/disksim/disksim_layout_g2.h"
 #include "models/disksim/disksim_layout_g4.h"
@@ -471,14 +470,15 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
 // The disk's own scheduler (DiskSim's ioqueue) orders the requests waiting in its
 // queue. Modelled when it merges, delays and ranks nothing (no sequential-stream
 // scheme, overlap scheme, priority scheme or initiation delay): FCFS (policy 1) as the
-// drive's fifo, ELEVATOR_LBN (2), CYCLE_LBN (3), SSTF_LBN (4) and VSCAN_LBN (17) as
-// the LBN-ordered policies (models/device/lbn_queue_order.h), which read "Cylinder
-// mapping strategy" for the queue's sort. The keys that act only under other
-// schedulers change nothing and are listed as ignored, as is the timeout scheme,
-// which DiskSim 4.0 itself ignores. Any other scheduler is not modelled: its keys
+// drive's fifo, ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, ELEVATOR_CYL, CYCLE_CYL, SSTF_CYL,
+// VSCAN_LBN and VSCAN_CYL (2-7, 17, 18) as the address-ordered policies
+// (models/device/disksim_queue_order.h). The keys that act only under other
+// schedulers change nothing and are listed as ignored, as are the timeout scheme,
+// which DiskSim 4.0 itself ignores, and the cylinder mapping strategy, under which
+// DiskSim 4.0 puts every request on cylinder 0 wherever it runs. Any other scheduler is not modelled: its keys
 // are listed as ignored and the caller's order (fifo, or sptf by default) applies.
 // With "Max queue length" = 1 no order matters.
-std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, IgnoredKeys* ignored, HddParams* params) {
+std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, IgnoredKeys* ignored) {
   const Param* scheduler = r.Optional("Scheduler");
   if (scheduler == nullptr) return std::nullopt;
   if (scheduler->value.kind != Value::Kind::kBlock) Fail(scheduler->value.where, "'Scheduler' must be a block");
@@ -487,11 +487,16 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, IgnoredKeys* ignored, 
     const Param* p = block.Find(key);
     return p == nullptr ? 0.0 : NumberOf(p->value, Quote(key));
   };
-  static constexpr std::array<std::pair<int, QueuePolicy>, 5> kModelled = {{{1, QueuePolicy::kFifo},
-                                                                           {2, QueuePolicy::kElevatorLbn},
-                                                                           {3, QueuePolicy::kCycleLbn},
-                                                                           {4, QueuePolicy::kSstfLbn},
-                                                                           {17, QueuePolicy::kSstfLbn}}};
+  static constexpr std::array<std::pair<int, QueuePolicy>, 9> kModelled = {
+      {{1, QueuePolicy::kFifo},
+       {2, QueuePolicy::kElevatorLbn},
+       {3, QueuePolicy::kCycleLbn},
+       {4, QueuePolicy::kSstfLbn},
+       {5, QueuePolicy::kElevatorCyl},
+       {6, QueuePolicy::kCycleCyl},
+       {7, QueuePolicy::kSstfCyl},
+       {17, QueuePolicy::kSstfLbn},
+       {18, QueuePolicy::kVscanCyl}}};
   static constexpr std::array<const char*, 5> kMustBeZero = {"Sequential stream scheme", "Overlapping request scheme",
                                                              "Scheduling priority scheme", "Read initiation delay",
                                                              "Write initiation delay"};
@@ -502,12 +507,9 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, IgnoredKeys* ignored, 
   if (!std::all_of(kMustBeZero.begin(), kMustBeZero.end(), [&](const char* key) { return value(key) == 0; })) {
     order.reset();
   }
-  const bool sorts = order && LbnQueueOrder::IsLbnOrdered(*order);
-  if (sorts) params->queue_sorted_by_cylinder = value("Cylinder mapping strategy") != 0;
   for (const Param& p : block.params) {
     const bool used = order && (p.key == "Scheduling policy" ||
-                                std::find(kMustBeZero.begin(), kMustBeZero.end(), p.key) != kMustBeZero.end() ||
-                                (sorts && p.key == "Cylinder mapping strategy"));
+                                std::find(kMustBeZero.begin(), kMustBeZero.end(), p.key) != kMustBeZero.end());
     if (!used) ignored->Add(p);
   }
   return order;
@@ -890,7 +892,7 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, DisksimImport* out, Igno
   ReadCache(r, &params->cache);
   ReadArmRelease(r, params->queue_depth, params);
   CheckUnmodelledDiskFeatures(r, params->queue_depth);
-  out->queue_order = DiskQueueOrder(r, ignored, params);
+  out->queue_order = DiskQueueOrder(r, ignored);
   r.Finish();
 }
 

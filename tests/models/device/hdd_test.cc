@@ -729,7 +729,7 @@ TEST(HddDeviceTest, SptfServesTheCommandThatCanStartSoonest) {
 // the last): 520, then 470 (51 down, 900 is 379 up), then 100, 900. ELEVATOR (from
 // the last first LBN, never turning down while something lies above): 520, 900,
 // then the nearest below, 470, then 100. CYCLE: 520, 900, then the lowest, 100, 470.
-TEST(HddDeviceTest, LbnOrderedPoliciesServeAsDiskSimsSchedulers) {
+TEST(HddDeviceTest, DisksimOrderedPoliciesServeAsDiskSimsSchedulers) {
   const std::vector<std::pair<QueuePolicy, std::vector<uint64_t>>> cases = {
       {QueuePolicy::kSstfLbn, {0, 1, 2, 4, 3}},
       {QueuePolicy::kElevatorLbn, {0, 1, 3, 2, 4}},
@@ -745,7 +745,7 @@ TEST(HddDeviceTest, LbnOrderedPoliciesServeAsDiskSimsSchedulers) {
 // last block still crosses the bus (1 us before its completion, after its media
 // access) find the arm free: the first to come, LBN 900, takes it, though 510 is
 // nearer. Come a little earlier, while the media access runs, 510 goes first.
-TEST(HddDeviceTest, LbnOrderedPoliciesPickWhenTheArmIsReleased) {
+TEST(HddDeviceTest, DisksimOrderedPoliciesPickWhenTheArmIsReleased) {
   const auto order_with_arrivals_at = [](std::optional<SimTime> at) {
     Simulation sim;
     HddParams p = ToyDrive();
