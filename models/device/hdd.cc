@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "models/device/disksim_queue_order.h"
 #include "models/device/hdd_cache.h"
 #include "models/device/hdd_map.h"
 #include "models/device/hdd_mechanism.h"
-#include "models/device/disksim_queue_order.h"
 
 namespace ziosim {
 
