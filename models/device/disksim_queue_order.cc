@@ -48,22 +48,42 @@ size_t DisksimQueueOrder::FirstReadyFrom(size_t i) const {
   return i;
 }
 
-// A tie alternates up and down (sstfupdown); returns whether this one goes down.
-bool DisksimQueueOrder::TieGoesDown(bool tie) {
-  const bool down = tie && down_on_tie_;
+// The last command below the reference LBN in the queue's order, or the first if
+// none is: where both vscan walks start.
+size_t DisksimQueueOrder::LastBelowRef() const {
+  size_t temp = 0;
+  while (Next(temp) != 0 && ref_.lbn > sorted_[Next(temp)].key.lbn) temp = Next(temp);
+  return temp;
+}
+
+// The first ready command at or above the reference LBN from `temp` on (or the last
+// in the queue, ready or not); none if `temp` is the last.
+std::optional<size_t> DisksimQueueOrder::AboveRef(size_t temp) const {
+  if (Next(temp) == 0) return std::nullopt;
+  size_t t = sorted_[temp].key.lbn >= ref_.lbn ? temp : Next(temp);
+  while (Next(t) != 0 && !sorted_[t].ready()) t = Next(t);
+  return t;
+}
+
+// Up or down by the two distances, a tie alternating (sstfupdown), as both vscan
+// walks end.
+size_t DisksimQueueOrder::Choose(std::optional<size_t> below, std::optional<size_t> above, int64_t up,
+                                 int64_t down) {
+  if (!above || !sorted_[*above].ready()) return below.value_or(0);
+  if (!below || !sorted_[*below].ready()) return *above;
+  const bool tie = up == down;
+  const bool go_down = up > down || (tie && down_on_tie_);
   if (tie) down_on_tie_ = !down_on_tie_;
-  return down;
+  return go_down ? *below : *above;
 }
 
 // ioqueue_get_request_from_lbn_vscan_queue, the direction ascending.
 size_t DisksimQueueOrder::NearestLbn() {
   const auto lbn = [&](size_t i) { return sorted_[i].key.lbn; };
   const auto ready = [&](size_t i) { return sorted_[i].ready(); };
-  const int64_t last = ref_.lbn;
-  size_t temp = 0;
-  while (Next(temp) != 0 && last > lbn(Next(temp))) temp = Next(temp);
-  std::optional<size_t> below, above;
-  if (lbn(temp) < last) {
+  const size_t temp = LastBelowRef();
+  std::optional<size_t> below;
+  if (lbn(temp) < ref_.lbn) {
     size_t b = temp;
     while (b != 0 && !ready(b)) b = Prev(b);
     if (ready(b)) {
@@ -75,17 +95,10 @@ size_t DisksimQueueOrder::NearestLbn() {
       below = best;
     }
   }
-  if (Next(temp) != 0) {
-    size_t t = lbn(temp) >= last ? temp : Next(temp);
-    while (Next(t) != 0 && !ready(t)) t = Next(t);
-    above = t;
-  }
-  if (!above || !ready(*above)) return below.value_or(0);
-  if (!below) return *above;
-  const int64_t up = std::llabs(lbn(*above) - last);
-  int64_t down = std::llabs(last - lbn(*below));
-  if (down != 0) down += down_penalty_;
-  return up > down || TieGoesDown(up == down) ? *below : *above;
+  const std::optional<size_t> above = AboveRef(temp);
+  const int64_t up = above ? std::llabs(lbn(*above) - ref_.lbn) : 0;
+  const int64_t down = below ? std::llabs(ref_.lbn - lbn(*below)) : 0;
+  return Choose(below, above, up, down != 0 ? down + down_penalty_ : 0);
 }
 
 // ioqueue_get_request_from_lbn_scan_queue.
@@ -136,16 +149,13 @@ size_t DisksimQueueOrder::OnCylinder() const {
 // ioqueue_get_request_from_cyl_vscan_queue, the direction ascending.
 size_t DisksimQueueOrder::NearestCylinder() {
   const auto cyl = [&](size_t i) { return sorted_[i].key.cylinder; };
-  const auto lbn = [&](size_t i) { return sorted_[i].key.lbn; };
   const auto ready = [&](size_t i) { return sorted_[i].ready(); };
-  std::optional<size_t> best = OnCylinder();
-  if (!ready(*best) || cyl(*best) != ref_.cylinder) best.reset();
-  if (best) return *best;
+  const size_t on = OnCylinder();
+  if (ready(on) && cyl(on) == ref_.cylinder) return on;
   // The neighbours by LBN over the cylinder-sorted queue, as DiskSim walks it.
-  size_t temp = 0;
-  while (Next(temp) != 0 && ref_.lbn > lbn(Next(temp))) temp = Next(temp);
-  std::optional<size_t> below, above;
-  if (lbn(temp) < ref_.lbn) {
+  const size_t temp = LastBelowRef();
+  std::optional<size_t> below;
+  if (sorted_[temp].key.lbn < ref_.lbn) {
     size_t b = temp;
     while (b != 0 && !ready(b)) b = Prev(b);
     if (ready(b)) {
@@ -154,16 +164,10 @@ size_t DisksimQueueOrder::NearestCylinder() {
     }
     below = b;
   }
-  if (Next(temp) != 0) {
-    size_t t = lbn(temp) >= ref_.lbn ? temp : Next(temp);
-    while (Next(t) != 0 && !ready(t)) t = Next(t);
-    above = t;
-  }
-  if (!above || !ready(*above)) return below.value_or(0);
-  if (!below || !ready(*below)) return *above;
-  const int64_t up = std::abs(cyl(*above) - ref_.cylinder);
-  const int64_t down = std::abs(ref_.cylinder - cyl(*below)) + down_penalty_;
-  return up > down || TieGoesDown(up == down) ? *below : *above;
+  const std::optional<size_t> above = AboveRef(temp);
+  const int64_t up = above ? std::abs(cyl(*above) - ref_.cylinder) : 0;
+  const int64_t down = below ? std::abs(ref_.cylinder - cyl(*below)) + down_penalty_ : 0;
+  return Choose(below, above, up, down);
 }
 
 // ioqueue_get_request_from_cyl_scan_queue.

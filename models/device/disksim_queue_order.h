@@ -105,7 +105,9 @@ class DisksimQueueOrder {
   size_t Next(size_t i) const { return i + 1 == sorted_.size() ? 0 : i + 1; }
   size_t Prev(size_t i) const { return i == 0 ? sorted_.size() - 1 : i - 1; }
   size_t FirstReadyFrom(size_t i) const;
-  bool TieGoesDown(bool tie);
+  size_t LastBelowRef() const;
+  std::optional<size_t> AboveRef(size_t temp) const;
+  size_t Choose(std::optional<size_t> below, std::optional<size_t> above, int64_t up, int64_t down);
 
   QueuePolicy policy_;
   int64_t down_penalty_;  // added to a distance down: ELEVATOR's block or cylinder count

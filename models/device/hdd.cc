@@ -38,6 +38,10 @@ struct MediaRun {
   int64_t end_ps() const { return start_ps + span * sector_ps; }
 };
 
+// Where DiskSim's queue puts a command starting at `lbn`: cylinder and surface 0, as
+// DiskSim 4.0 maps for its queue (disksim_queue_order.h).
+DisksimQueueOrder::Key DisksimKey(int64_t lbn) { return DisksimQueueOrder::Key{0, 0, lbn}; }
+
 // The drive's queue: commands in arrival order. A command stays in its slot
 // while it waits and only the order of slot numbers is kept, so that taking one
 // from the middle (SPTF) moves a few 4-byte numbers, not the commands.
@@ -870,7 +874,7 @@ void HddDevice::StartNext() {
     // in its queue; if none was there, the first to come took the arm at its arrival.
     size_t there = 0;
     while (there < q.size() && Ps(q[there].submitted) <= impl_->media_done_ps_) ++there;
-    const auto key = [](const Impl::Pending& p) { return DisksimQueueOrder::Key{0, 0, p.req.offset_bytes / 512}; };
+    const auto key = [](const Impl::Pending& p) { return DisksimKey(p.req.offset_bytes / 512); };
     pick = there == 0 ? 0
                       : impl_->disksim_order_->Pick(
                             there, [&](size_t i) { return key(q[i]); }, key(impl_->current_));
@@ -894,9 +898,7 @@ void HddDevice::StartNext() {
 void HddDevice::Impl::Start() {
   busy_ = true;
   if (disksim_order_) {
-    // Cylinder and surface 0, as DiskSim 4.0 maps for its queue (disksim_queue_order.h).
-    disksim_order_->Started(current_.req.offset_bytes / 512, current_.req.size_bytes / 512,
-                            [](int64_t lbn) { return DisksimQueueOrder::Key{0, 0, lbn}; });
+    disksim_order_->Started(current_.req.offset_bytes / 512, current_.req.size_bytes / 512, DisksimKey);
   }
   Simulation& sim = *dev_.sim_;
   media_done_ps_ = Ps(sim.now());
