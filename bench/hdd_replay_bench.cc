@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/disksim_valid_dir.h"
 #include "models/device/hdd.h"
 #include "models/disksim/disksim_import.h"
 #include "sim/core/simulation.h"
@@ -20,11 +21,9 @@
 namespace ziosim {
 namespace {
 
-const std::string kValidDir = std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/";
-
 void BM_HddReplay(benchmark::State& state, const std::string& drive) {
-  const std::string parv = kValidDir + drive + ".parv";
-  const std::string trace_path = kValidDir + drive + ".trace";
+  const std::string parv = kDisksimValidDir + drive + ".parv";
+  const std::string trace_path = kDisksimValidDir + drive + ".trace";
   if (!std::filesystem::exists(parv) || !std::filesystem::exists(trace_path)) {
     state.SkipWithError(("DiskSim validation data absent: " + parv).c_str());
     return;

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench/disksim_valid_dir.h"
 #include "models/device/hdd.h"
 #include "models/disksim/disksim_import.h"
 #include "sim/core/simulation.h"
@@ -23,7 +24,6 @@
 namespace ziosim {
 namespace {
 
-const std::string kValidDir = std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/";
 constexpr int kRepeats = 100;  // 10,000-request traces -> 1 M requests
 
 // The repeated trace, deleted when the benchmark ends.
@@ -48,8 +48,8 @@ class RepeatedTrace {
 };
 
 void BM_ValidateDisksim(benchmark::State& state, const std::string& drive) {
-  const std::string parv = kValidDir + drive + ".parv";
-  const std::string source = kValidDir + drive + ".trace";
+  const std::string parv = kDisksimValidDir + drive + ".parv";
+  const std::string source = kDisksimValidDir + drive + ".trace";
   if (!std::filesystem::exists(parv) || !std::filesystem::exists(source)) {
     state.SkipWithError(("DiskSim validation data absent: " + parv).c_str());
     return;

@@ -120,7 +120,9 @@ case "${1:-}" in
     # run does not, for minutes of compiling on 2 cores.
     build -DPython_EXECUTABLE="$PWD/$VENV/bin/python" -DZIOSIM_BUILD_PYTHON=ON -DZIOSIM_BUILD_TESTS=OFF
     install_python_package
-    "$VENV/bin/python" -m pytest -q tests/python
+    # One pytest worker a core (pytest-xdist): the tests are independent, and the longest
+    # (the documents' tables) runs its commands two at a time.
+    "$VENV/bin/python" -m pytest -q -n auto tests/python
     # Replay memory and sweep speed at a size that takes seconds (the full sizes: no --quick).
     "$VENV/bin/python" scripts/scale_check.py --build build --quick
     # The C++ suite under ASan+UBSan, then every fuzz target for 3 s (fuzz/README.md).

@@ -1,6 +1,6 @@
 // Helpers the GoogleTest suites share: the message an InputError carries, a
-// temporary file with given text, and where the real data of ../shared/data
-// live (tests skip when they are absent).
+// temporary file with given text, where the real data of ../shared/data live
+// (tests skip when they are absent) and the repository's trace fixtures.
 #ifndef ZIOSIM_TESTS_TEST_UTIL_H_
 #define ZIOSIM_TESTS_TEST_UTIL_H_
 
@@ -55,6 +55,14 @@ inline std::string SharedDataDir() {
 #else
   return "/nonexistent";
 #endif
+}
+
+// ../shared/data/disksim-valid/ (with the slash): DiskSim's validation drives and traces.
+inline std::string DisksimValidDir() { return SharedDataDir() + "/disksim-valid/"; }
+
+// A trace of the repository's format fixtures (traces/formats/).
+inline std::string FormatFixture(const std::string& name) {
+  return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
 }
 
 }  // namespace ziosim::test

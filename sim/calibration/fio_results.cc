@@ -13,7 +13,7 @@
 namespace ziosim {
 namespace {
 
-using Json = nlohmann::json;
+using FioJson = nlohmann::json;
 
 class FioJsonReader {
  public:
@@ -21,7 +21,7 @@ class FioJsonReader {
 
   [[noreturn]] void Fail(const std::string& what) const { throw InputError(path_ + ": " + what); }
 
-  Json Parse() const {
+  FioJson Parse() const {
     std::ifstream in(path_);
     if (!in) Fail("cannot open");
     std::stringstream text;
@@ -30,26 +30,27 @@ class FioJsonReader {
     // fio may print notes before the JSON when stderr shares the output.
     const size_t start = s.find('{');
     if (start == std::string::npos) Fail("not fio JSON output (no '{')");
-    Json j = Json::parse(s.begin() + static_cast<std::ptrdiff_t>(start), s.end(), nullptr, false);
+    FioJson j = FioJson::parse(s.begin() + static_cast<std::ptrdiff_t>(start), s.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) Fail("not valid JSON");
     if (!j.contains("jobs") || !j["jobs"].is_array()) Fail("jobs: missing (not fio --output-format=json output?)");
     return j;
   }
 
-  const Json& Field(const Json& parent, const std::string& key, const std::string& where) const {
+  const FioJson& Field(const FioJson& parent, const std::string& key, const std::string& where) const {
     if (!parent.is_object() || !parent.contains(key)) Fail(where + "." + key + ": missing");
     return parent[key];
   }
 
-  double Number(const Json& parent, const std::string& key, const std::string& where) const {
-    const Json& v = Field(parent, key, where);
+  double Number(const FioJson& parent, const std::string& key, const std::string& where) const {
+    const FioJson& v = Field(parent, key, where);
     if (!v.is_number()) Fail(where + "." + key + ": expected a number");
     return v.get<double>();
   }
 
   // A job option: the job's own, else the global one, else `fallback`.
-  std::string Option(const Json& job, const Json& global, const std::string& key, const std::string& fallback) const {
-    for (const Json* options : {&job, &global}) {
+  std::string Option(const FioJson& job, const FioJson& global, const std::string& key,
+                     const std::string& fallback) const {
+    for (const FioJson* options : {&job, &global}) {
       if (options->is_object() && options->contains(key) && (*options)[key].is_string()) {
         return (*options)[key].get<std::string>();
       }
@@ -82,20 +83,20 @@ std::string FioRun::Label() const {
 
 std::vector<FioRun> ReadFioJson(const std::string& path) {
   const FioJsonReader r(path);
-  const Json root = r.Parse();
-  const Json global = root.contains("global options") ? root["global options"] : Json::object();
+  const FioJson root = r.Parse();
+  const FioJson global = root.contains("global options") ? root["global options"] : FioJson::object();
   std::map<int64_t, FioRun> groups;
   std::map<int64_t, double> group_ios;
-  const Json& jobs = root["jobs"];
+  const FioJson& jobs = root["jobs"];
   for (size_t i = 0; i < jobs.size(); ++i) {
     const std::string where = "jobs[" + std::to_string(i) + "]";
-    const Json& job = jobs[i];
-    const Json& options = r.Field(job, "job options", where);
+    const FioJson& job = jobs[i];
+    const FioJson& options = r.Field(job, "job options", where);
     const std::string rw = r.Option(options, global, "rw", "read");
     if (rw != "read" && rw != "randread") continue;  // writes and mixes are not fitted
     const std::string opt_where = where + ".job options";
-    const Json& read = r.Field(job, "read", where);
-    const Json& clat = r.Field(read, "clat_ns", where + ".read");
+    const FioJson& read = r.Field(job, "read", where);
+    const FioJson& clat = r.Field(read, "clat_ns", where + ".read");
     const double ios = r.Number(read, "total_ios", where + ".read");
     const auto group = static_cast<int64_t>(r.Number(job, "groupid", where));
     auto [it, fresh] = groups.try_emplace(group);

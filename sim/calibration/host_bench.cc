@@ -21,11 +21,10 @@
 
 #include "sim/calibration/fletcher4.h"
 #include "sim/core/status.h"
+#include "sim/zfs/host_cpu.h"
 
 namespace ziosim {
 namespace {
-
-constexpr int64_t kPageBytes = 4096;
 
 struct FreeDeleter {
   void operator()(void* p) const { std::free(p); }
@@ -34,7 +33,7 @@ using Buffer = std::unique_ptr<char, FreeDeleter>;
 
 // A page-aligned buffer with every page written, so that no timed loop pays a first-touch fault.
 Buffer WarmBuffer(int64_t bytes) {
-  Buffer b(static_cast<char*>(std::aligned_alloc(kPageBytes, static_cast<size_t>(bytes))));
+  Buffer b(static_cast<char*>(std::aligned_alloc(kHostPageBytes, static_cast<size_t>(bytes))));
   if (!b) throw InternalError("calibrate: cannot allocate a " + std::to_string(bytes) + "-byte buffer");
   std::memset(b.get(), 1, static_cast<size_t>(bytes));
   return b;
@@ -90,7 +89,7 @@ OpTiming TimePageAlloc(int64_t bytes) {
     if (m == MAP_FAILED) throw InternalError("calibrate: mmap failed");
     madvise(m, static_cast<size_t>(bytes), MADV_NOHUGEPAGE);
     char* p = static_cast<char*>(m);
-    for (int64_t off = 0; off < bytes; off += kPageBytes) p[off] = static_cast<char>(i);
+    for (int64_t off = 0; off < bytes; off += kHostPageBytes) p[off] = static_cast<char>(i);
     KeepAlive(p);
     munmap(m, static_cast<size_t>(bytes));
   });
@@ -161,12 +160,12 @@ std::optional<OpTiming> TimePreadTmpfs() {
   const int fd = mkstemp(path);
   if (fd < 0) return std::nullopt;
   unlink(path);
-  const std::vector<char> page(kPageBytes, 'z');
+  const std::vector<char> page(kHostPageBytes, 'z');
   std::optional<OpTiming> t;
-  if (write(fd, page.data(), page.size()) == kPageBytes) {
+  if (write(fd, page.data(), page.size()) == kHostPageBytes) {
     char byte = 0;
     t = Time([&](int64_t i) {
-      if (pread(fd, &byte, 1, i % kPageBytes) != 1) throw InternalError("calibrate: pread of a tmpfs file failed");
+      if (pread(fd, &byte, 1, i % kHostPageBytes) != 1) throw InternalError("calibrate: pread of a tmpfs file failed");
       KeepAlive(&byte);
     });
   }
@@ -202,10 +201,10 @@ std::string TodayUtc() {
 
 // Busy work before the first timed loop, so that a CPU that clocks up under load has done so.
 void WarmUpCpu() {
-  const Buffer b = WarmBuffer(kPageBytes);
+  const Buffer b = WarmBuffer(kHostPageBytes);
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
   for (int64_t i = 0; std::chrono::steady_clock::now() < until; ++i) {
-    std::memset(b.get(), static_cast<int>(i & 0x7f), kPageBytes);
+    std::memset(b.get(), static_cast<int>(i & 0x7f), kHostPageBytes);
     KeepAlive(b.get());
   }
 }

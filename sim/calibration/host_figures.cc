@@ -8,11 +8,10 @@
 #include "sim/calibration/least_squares.h"
 #include "sim/core/status.h"
 #include "sim/core/units.h"
+#include "sim/zfs/host_cpu.h"
 
 namespace ziosim {
 namespace {
-
-constexpr double kPageBytes = 4096;
 
 using Pick = std::function<const OpTiming*(const HostSizeRow&)>;
 
@@ -111,11 +110,11 @@ PageAllocFit FitPageAlloc(const HostBench& b) {
     const HostSizeRow& r = b.sizes[static_cast<size_t>(i)];
     const double ns = r.page_alloc.median_ns;
     x(i, 0) = 1 / ns;
-    x(i, 1) = std::ceil(static_cast<double>(r.bytes) / kPageBytes) / ns;
+    x(i, 1) = std::ceil(static_cast<double>(r.bytes) / static_cast<double>(kHostPageBytes)) / ns;
     y(i) = 1;
   }
   const LinearFit fit = FitLinear(x, y);
-  const OpTiming& page_memset = RowOf(b, static_cast<int64_t>(kPageBytes)).memset;
+  const OpTiming& page_memset = RowOf(b, kHostPageBytes).memset;
   return {.per_call_ns = fit.coefficients(0), .per_page_ns = fit.coefficients(1), .rms_pct = 100 * fit.rms,
           .zero_page_ns = page_memset.median_ns};
 }

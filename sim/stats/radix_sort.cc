@@ -11,7 +11,7 @@ namespace ziosim {
 namespace {
 
 constexpr int kDigitBits = 11;  // 2,048 counters a digit: the counts stay in the L1/L2 cache
-constexpr size_t kBuckets = size_t{1} << kDigitBits;
+constexpr size_t kRadix = size_t{1} << kDigitBits;
 constexpr uint64_t kSignBit = uint64_t{1} << 63;
 // Below this many values the passes over the counters cost more than std::sort.
 constexpr size_t kRadixMin = 1024;
@@ -26,7 +26,7 @@ uint64_t Key(double value) {
 
 double FromKey(uint64_t key) { return std::bit_cast<double>((key & kSignBit) != 0 ? key & ~kSignBit : ~key); }
 
-size_t Digit(uint64_t key, int d) { return static_cast<size_t>(key >> (d * kDigitBits)) & (kBuckets - 1); }
+size_t Digit(uint64_t key, int d) { return static_cast<size_t>(key >> (d * kDigitBits)) & (kRadix - 1); }
 
 }  // namespace
 
@@ -40,13 +40,13 @@ void SortKeys(std::vector<uint64_t>& keys) {
   const uint64_t any_bits = std::reduce(keys.begin(), keys.end(), uint64_t{0}, std::bit_or<>());
   const int digits = (std::bit_width(any_bits) + kDigitBits - 1) / kDigitBits;
   // One pass counts every digit; then one stable scatter a digit, least significant first.
-  std::vector<std::array<size_t, kBuckets>> counts(static_cast<size_t>(digits));
+  std::vector<std::array<size_t, kRadix>> counts(static_cast<size_t>(digits));
   for (const uint64_t key : keys) {
     for (int d = 0; d < digits; ++d) ++counts[d][Digit(key, d)];
   }
   std::vector<uint64_t> scratch;
   for (int d = 0; d < digits; ++d) {
-    std::array<size_t, kBuckets>& next = counts[d];
+    std::array<size_t, kRadix>& next = counts[d];
     if (next[Digit(keys[0], d)] == n) continue;  // one digit value for all: the pass moves nothing
     if (scratch.empty()) scratch.resize(n);
     size_t offset = 0;

@@ -26,18 +26,14 @@
 namespace ziosim {
 namespace {
 
-constexpr int64_t kSectorBytes = 512;
 // A Linux dev_t holds a 12-bit major and a 20-bit minor (kdev_t.h, MINORBITS).
 constexpr int64_t kMaxMajor = int64_t{1} << 12;
 constexpr int64_t kMaxMinor = int64_t{1} << 20;
 // Outstanding D events held at most; beyond this the oldest is given up on.
 constexpr size_t kMaxPending = 1 << 16;
-constexpr const char* kMissing =
-    "missing (an event line holds: device cpu sequence time pid action rwbs sector + nsectors [process])";
 // device cpu sequence time pid action rwbs sector + nsectors: what follows
 // (the process name, which may hold blanks) is not read.
 constexpr size_t kFieldsUsed = 10;
-constexpr const char* kFieldNames[] = {"device", "cpu", "sequence", "time", "pid", "action", "rwbs"};
 
 struct Key {
   int64_t device;
@@ -49,6 +45,10 @@ uint32_t Tag(const Key& k) {
 }
 
 class BlkparseReader final : public LineTraceReader {
+  static constexpr const char* kMissing =
+      "missing (an event line holds: device cpu sequence time pid action rwbs sector + nsectors [process])";
+  static constexpr const char* kFieldNames[] = {"device", "cpu", "sequence", "time", "pid", "action", "rwbs"};
+
  public:
   BlkparseReader(const std::string& path, const TraceReaderOptions& options)
       : LineTraceReader(path, TraceFormat::kBlkparse, options) {}

@@ -15,11 +15,10 @@
 namespace ziosim {
 namespace {
 
-constexpr int64_t kBlockBytes = 512;
-constexpr const char* kMissing = "missing (a line holds 5 fields: version,time,op,size,lbn)";
-constexpr const char* kNames[] = {"version", "time", "op", "size", "lbn"};
-
 class CloudPhysicsReader final : public LineTraceReader {
+  static constexpr const char* kMissing = "missing (a line holds 5 fields: version,time,op,size,lbn)";
+  static constexpr const char* kNames[] = {"version", "time", "op", "size", "lbn"};
+
  public:
   CloudPhysicsReader(const std::string& path, const TraceReaderOptions& options)
       : LineTraceReader(path, TraceFormat::kCloudPhysics, options) {}
@@ -39,7 +38,7 @@ class CloudPhysicsReader final : public LineTraceReader {
     r.time_ns = fields.Time("time", f_[1], 9, "seconds");
     const int64_t opcode = fields.Hex("op", f_[2]);
     r.size_bytes = fields.Integer("size", f_[3], 0);
-    r.offset_bytes = fields.Scaled("lbn", fields.Integer("lbn", f_[4], 0), kBlockBytes);
+    r.offset_bytes = fields.Scaled("lbn", fields.Integer("lbn", f_[4], 0), kSectorBytes);
     r.line = fields.line();
     const bool read = opcode == 0x08 || opcode == 0x28 || opcode == 0xa8 || opcode == 0x88;
     const bool write = opcode == 0x0a || opcode == 0x2a || opcode == 0xaa || opcode == 0x8a;

@@ -13,10 +13,9 @@
 namespace ziosim {
 namespace {
 
-constexpr int64_t kBlockBytes = 512;
-constexpr const char* kMissing = "missing (a line holds 5 fields: time_ms devno blkno nsectors flags)";
-
 class DisksimAsciiReader final : public LineTraceReader {
+  static constexpr const char* kMissing = "missing (a line holds 5 fields: time_ms devno blkno nsectors flags)";
+
  public:
   DisksimAsciiReader(const std::string& path, const TraceReaderOptions& options)
       : LineTraceReader(path, TraceFormat::kDisksimAscii, options) {}
@@ -32,8 +31,8 @@ class DisksimAsciiReader final : public LineTraceReader {
     TraceRecord r;
     r.time_ns = fields.Time("time", tokens_[0], 6, "milliseconds");
     r.device = fields.Integer("devno", tokens_[1], 0);
-    r.offset_bytes = fields.Scaled("blkno", fields.Integer("blkno", tokens_[2], 0), kBlockBytes);
-    r.size_bytes = fields.Scaled("nsectors", fields.Integer("nsectors", tokens_[3], 1), kBlockBytes);
+    r.offset_bytes = fields.Scaled("blkno", fields.Integer("blkno", tokens_[2], 0), kSectorBytes);
+    r.size_bytes = fields.Scaled("nsectors", fields.Integer("nsectors", tokens_[3], 1), kSectorBytes);
     r.op = (fields.Hex("flags", tokens_[4]) & 0x1) != 0 ? IoOp::kRead : IoOp::kWrite;
     r.line = fields.line();
     CheckForward(fields, "time", r.time_ns);

@@ -31,10 +31,12 @@ namespace ziosim {
 namespace {
 
 constexpr std::string_view kHeader = "# ziosim-dtrace 1";
-constexpr const char* kFields[] = {"entry_ns", "pid", "call", "fd", "offset", "size", "ret", "latency_ns"};
-constexpr const char* kMissing = "missing (a line holds: entry_ns pid call fd offset size ret latency_ns [path])";
 
 class DtraceReader final : public LineTraceReader {
+  static constexpr const char* kMissing =
+      "missing (a line holds: entry_ns pid call fd offset size ret latency_ns [path])";
+  static constexpr const char* kFields[] = {"entry_ns", "pid", "call", "fd", "offset", "size", "ret", "latency_ns"};
+
  public:
   DtraceReader(const std::string& path, const TraceReaderOptions& options)
       : LineTraceReader(path, TraceFormat::kDtrace, options), open_(files_, options.files_under) {}

@@ -24,9 +24,9 @@
 namespace ziosim {
 namespace {
 
-constexpr const char* kMissing = "missing (a line holds: time_ms, value_ns, ddir, bs, offset[, prio])";
-
 class FioLatLogReader final : public LineTraceReader {
+  static constexpr const char* kMissing = "missing (a line holds: time_ms, value_ns, ddir, bs, offset[, prio])";
+
  public:
   FioLatLogReader(const std::string& path, const TraceReaderOptions& options)
       : LineTraceReader(path, TraceFormat::kFioLatLog, options) {}

@@ -15,12 +15,11 @@
 namespace ziosim {
 namespace {
 
-constexpr int64_t kSectorBytes = 512;
-constexpr const char* kMissing =
-    "missing (a line holds 6 fields: issue_s,complete_s,rwbs,sector,nsectors,latency_us)";
-constexpr const char* kNames[] = {"issue_s", "complete_s", "rwbs", "sector", "nsectors", "latency_us"};
-
 class FtraceCsvReader final : public LineTraceReader {
+  static constexpr const char* kMissing =
+      "missing (a line holds 6 fields: issue_s,complete_s,rwbs,sector,nsectors,latency_us)";
+  static constexpr const char* kNames[] = {"issue_s", "complete_s", "rwbs", "sector", "nsectors", "latency_us"};
+
  public:
   FtraceCsvReader(const std::string& path, const TraceReaderOptions& options)
       : LineTraceReader(path, TraceFormat::kFtraceCsv, options) {}

@@ -102,6 +102,10 @@ class LineTraceReader : public TraceReader {
   const std::string& path() const override { return reader_.path(); }
 
  protected:
+  // The unit of the formats that count 512-byte sectors (blkparse, tracefs) or
+  // blocks (DiskSim ascii, SPC, CloudPhysics).
+  static constexpr int64_t kSectorBytes = 512;
+
   // Parses one non-blank line; may Emit() requests (now or later).
   virtual void ProcessLine(std::string_view text, const FieldParser& fields) = 0;
   // Called once at the end of the file; may Emit() what is still held.

@@ -16,11 +16,13 @@ namespace ziosim {
 namespace {
 
 constexpr SimTime kTickNs = 100;  // FILETIME unit
-constexpr const char* kMissing =
-    "missing (a line holds 7 fields: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)";
-constexpr const char* kNames[] = {"Timestamp", "Hostname", "DiskNumber", "Type", "Offset", "Size", "ResponseTime"};
 
 class MsrReader final : public LineTraceReader {
+  static constexpr const char* kMissing =
+      "missing (a line holds 7 fields: Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime)";
+  static constexpr const char* kNames[] = {"Timestamp", "Hostname", "DiskNumber", "Type",
+                                          "Offset",    "Size",     "ResponseTime"};
+
  public:
   MsrReader(const std::string& path, const TraceReaderOptions& options)
       : LineTraceReader(path, TraceFormat::kMsr, options) {}

@@ -15,11 +15,10 @@
 namespace ziosim {
 namespace {
 
-constexpr int64_t kBlockBytes = 512;
-constexpr const char* kMissing = "missing (a line holds 5 fields: ASU,LBA,Size,Opcode,Timestamp)";
-constexpr const char* kNames[] = {"ASU", "LBA", "Size", "Opcode", "Timestamp"};
-
 class SpcReader final : public LineTraceReader {
+  static constexpr const char* kMissing = "missing (a line holds 5 fields: ASU,LBA,Size,Opcode,Timestamp)";
+  static constexpr const char* kNames[] = {"ASU", "LBA", "Size", "Opcode", "Timestamp"};
+
  public:
   SpcReader(const std::string& path, const TraceReaderOptions& options)
       : LineTraceReader(path, TraceFormat::kSpc, options) {}
@@ -30,7 +29,7 @@ class SpcReader final : public LineTraceReader {
     if (f_.size() < 5) fields.Fail(kNames[f_.size()], kMissing);
     TraceRecord r;
     r.device = fields.Integer("ASU", f_[0], 0);
-    r.offset_bytes = fields.Scaled("LBA", fields.Integer("LBA", f_[1], 0), kBlockBytes);
+    r.offset_bytes = fields.Scaled("LBA", fields.Integer("LBA", f_[1], 0), kSectorBytes);
     r.size_bytes = fields.Integer("Size", f_[2], 0);
     const std::string_view op = f_[3];
     if (op == "r" || op == "R") {

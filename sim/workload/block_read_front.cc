@@ -7,7 +7,7 @@
 #include "sim/zfs/tunables.h"
 
 namespace ziosim {
-namespace {
+namespace block_read_front {
 
 using O = BlockReadOptions;
 
@@ -113,11 +113,12 @@ Json Run(const O& o) {
                                  {"intervals", IntervalsJson(r)}}})}};
 }
 
-}  // namespace
+}  // namespace block_read_front
 
 const WorkloadFront& BlockReadFront() {
-  static const TableWorkload<O> front("Block reads straight at the vdev layer of a pool", Table(), Run,
-                                      CheckBlockReadOptions);
+  static const TableWorkload<block_read_front::O> front("Block reads straight at the vdev layer of a pool",
+                                                       block_read_front::Table(), block_read_front::Run,
+                                                       CheckBlockReadOptions);
   return front;
 }
 

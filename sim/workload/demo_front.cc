@@ -8,7 +8,7 @@
 #include "sim/workload/workload_front.h"
 
 namespace ziosim {
-namespace {
+namespace demo_front {
 
 struct Era {
   const char* profile;
@@ -70,11 +70,12 @@ Json Run(const DemoOptions&) {
   return {{"workload", "demo"}, {"pool", kPool}, {"runs", ReadersRows()}, {"drives", DriveRows()}};
 }
 
-}  // namespace
+}  // namespace demo_front
 
 const WorkloadFront& DemoFront() {
+  using demo_front::DemoOptions;
   static const TableWorkload<DemoOptions> front("A few seconds that show what ziosim does",
-                                                OptionTable<DemoOptions>("demo", {}), Run,
+                                                OptionTable<DemoOptions>("demo", {}), demo_front::Run,
                                                 [](const DemoOptions&) {});
   return front;
 }

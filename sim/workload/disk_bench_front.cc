@@ -8,7 +8,7 @@
 #include "sim/workload/workload_front.h"
 
 namespace ziosim {
-namespace {
+namespace disk_bench_front {
 
 using O = DiskBenchOptions;
 
@@ -76,10 +76,12 @@ Json Run(const O& o) {
 
 void Check(const O& o) { ResolveDrive(o.drive); }
 
-}  // namespace
+}  // namespace disk_bench_front
 
 const WorkloadFront& DiskBenchFront() {
-  static const TableWorkload<O> front("fio-like microbenchmark of one simulated drive (reads)", Table(), Run, Check);
+  static const TableWorkload<disk_bench_front::O> front("fio-like microbenchmark of one simulated drive (reads)",
+                                                       disk_bench_front::Table(), disk_bench_front::Run,
+                                                       disk_bench_front::Check);
   return front;
 }
 

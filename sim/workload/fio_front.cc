@@ -11,7 +11,7 @@
 #include "sim/workload/workload_front.h"
 
 namespace ziosim {
-namespace {
+namespace fio_front {
 
 // The pool and dataset of a pool target are the readers' (ReadersOptions, as FioTarget holds them).
 struct FioFrontOptions : ReadersOptions {
@@ -110,12 +110,12 @@ void Check(const O& o) {
   Target(o);
 }
 
-}  // namespace
+}  // namespace fio_front
 
 const WorkloadFront& FioFront() {
-  static const TableWorkload<O> front(
-      "Run a fio job file on a simulated drive or pool and print fio's report (see docs/fio-jobs.md)", Table(), Run,
-      Check);
+  static const TableWorkload<fio_front::O> front(
+      "Run a fio job file on a simulated drive or pool and print fio's report (see docs/fio-jobs.md)",
+      fio_front::Table(), fio_front::Run, fio_front::Check);
   return front;
 }
 

@@ -131,13 +131,13 @@ void SetRandseed(FioJob& j, const Value& v) {
 void Ignore(FioJob&, const Value&) {}
 
 using Setter = void (*)(FioJob&, const Value&);
-struct Option {
+struct FioOption {
   std::string_view name;
   Setter set;
 };
 
 // The single list of what a job file may say (see docs/fio-jobs.md).
-constexpr Option kOptions[] = {
+constexpr FioOption kOptions[] = {
     {"name", [](FioJob& j, const Value& v) { v.RequireText(); j.name = v.text; }},
     {"rw", [](FioJob& j, const Value& v) { j.rw = RwOf(v); }},
     {"readwrite", [](FioJob& j, const Value& v) { j.rw = RwOf(v); }},
@@ -180,8 +180,8 @@ constexpr Option kOptions[] = {
     {"norandommap", Ignore},  // offsets are drawn uniformly anyway (docs/fio-jobs.md)
 };
 
-const Option* FindOption(std::string_view key) {
-  for (const Option& o : kOptions) {
+const FioOption* FindFioOption(std::string_view key) {
+  for (const FioOption& o : kOptions) {
     if (o.name == key) return &o;
   }
   return nullptr;
@@ -189,7 +189,7 @@ const Option* FindOption(std::string_view key) {
 
 std::string UnknownOption(std::string_view key) {
   std::string message = "unknown fio option '" + std::string(key) + "'";
-  for (const Option& o : kOptions) {
+  for (const FioOption& o : kOptions) {
     if (EditDistance(key, o.name) <= 2) return message + " (did you mean '" + std::string(o.name) + "'?)";
   }
   return message;
@@ -271,7 +271,7 @@ FioJobFile ParseFioJobs(std::string_view text, const std::string& file_name) {
     if (section == nullptr) throw InputError(file_name, line_no, "option before the first [section]");
     const size_t eq = line.find('=');
     const std::string key = Lower(Trim(line.substr(0, eq)));
-    const Option* option = FindOption(key);
+    const FioOption* option = FindFioOption(key);
     if (option == nullptr) throw InputError(file_name, line_no, UnknownOption(key));
     const bool bare = eq == std::string_view::npos;
     const Value value{file_name, line_no, key, bare ? std::string() : std::string(Trim(line.substr(eq + 1))), bare};

@@ -6,7 +6,7 @@
 #include "sim/zfs/tunables.h"
 
 namespace ziosim {
-namespace {
+namespace personality_front {
 
 using O = WorkloadOptions;
 
@@ -57,11 +57,12 @@ Json Run(const O& o) {
   return result;
 }
 
-}  // namespace
+}  // namespace personality_front
 
 const WorkloadFront& PersonalityFront() {
-  static const TableWorkload<O> front("A workload personality (fileserver, database, ...) through the pool", Table(),
-                                      Run, CheckWorkloadOptions);
+  static const TableWorkload<personality_front::O> front(
+      "A workload personality (fileserver, database, ...) through the pool", personality_front::Table(),
+      personality_front::Run, CheckWorkloadOptions);
   return front;
 }
 

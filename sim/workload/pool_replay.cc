@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "models/catalog/catalog.h"
+#include "sim/core/bytes.h"
 #include "sim/core/invariants.h"
 #include "sim/core/status.h"
 #include "sim/stats/run_check.h"
@@ -146,8 +147,6 @@ TraceExtents ScanExtents(const std::string& path, TraceFormat format, const Trac
   }
   return out;
 }
-
-int64_t RoundUp(int64_t v, int64_t unit) { return (v + unit - 1) / unit * unit; }
 
 }  // namespace
 

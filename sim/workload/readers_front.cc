@@ -11,7 +11,7 @@
 #include "sim/zfs/tunables.h"
 
 namespace ziosim {
-namespace {
+namespace readers_front {
 
 using O = ReadersOptions;
 
@@ -121,11 +121,11 @@ Json Run(const O& o) {
   return result;
 }
 
-}  // namespace
+}  // namespace readers_front
 
 const WorkloadFront& ReadersFront() {
-  static const TableWorkload<O> front("N concurrent dd-like readers through the whole read path", Table(), Run,
-                                      CheckReadersOptions);
+  static const TableWorkload<readers_front::O> front("N concurrent dd-like readers through the whole read path",
+                                                    readers_front::Table(), readers_front::Run, CheckReadersOptions);
   return front;
 }
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/scoped_listener.h"
 #include "sim/core/status.h"
 #include "sim/stats/latency_series.h"
 #include "sim/stats/run_check.h"
@@ -105,19 +106,6 @@ class DeviceTarget final : public ReplayTarget, public DeviceListener {
  private:
   Device& dev_;
   ReplayTargetListener* listener_ = nullptr;
-};
-
-class ListenerScope {
- public:
-  ListenerScope(ReplayTarget& target, ReplayTargetListener* listener) : target_(target) {
-    target_.set_listener(listener);
-  }
-  ~ListenerScope() { target_.set_listener(nullptr); }
-  ListenerScope(const ListenerScope&) = delete;
-  ListenerScope& operator=(const ListenerScope&) = delete;
-
- private:
-  ReplayTarget& target_;
 };
 
 // One instance's replay: its trace, its target, its results; `pooled` (may
@@ -539,7 +527,7 @@ class ListenerScopes {
   }
 
  private:
-  std::deque<ListenerScope> scopes_;
+  std::deque<ScopedListener<ReplayTarget, ReplayTargetListener>> scopes_;
 };
 
 }  // namespace

@@ -41,7 +41,7 @@
 #include "sim/zfs/pool_spec.h"
 
 namespace ziosim {
-namespace {
+namespace replay_front {
 
 struct ReplayFrontOptions : PoolReplayOptions, ReplayOptions {
   std::vector<int> readers = {1};
@@ -523,13 +523,13 @@ Json Run(const O& o) {
   return IsPoolSpecText(o.target) ? RunOnPool(o, rows) : RunOnDrive(o, rows);
 }
 
-}  // namespace
+}  // namespace replay_front
 
 const WorkloadFront& ReplayFront() {
-  static const TableWorkload<O> front(
+  static const TableWorkload<replay_front::O> front(
       "Replay a block trace (DiskSim, blkparse, fio, MSR, SPC, tracefs, CloudPhysics) on one simulated drive or a "
       "zvol of a pool, and compare with the latencies the trace measured",
-      Table(), Run, CheckOptions);
+      replay_front::Table(), replay_front::Run, replay_front::CheckOptions);
   return front;
 }
 

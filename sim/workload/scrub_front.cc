@@ -6,7 +6,7 @@
 #include "sim/zfs/pool_spec.h"
 
 namespace ziosim {
-namespace {
+namespace scrub_front {
 
 using O = ScrubOptions;
 
@@ -128,18 +128,19 @@ Json Run(const O& o) {
                                  {"disk_progress", DiskSamplesJson(r)}}})}};
 }
 
-}  // namespace
+}  // namespace scrub_front
 
 const WorkloadFront& ScrubFront() {
-  static const TableWorkload<O> front("Scrub a pool: how long, how fast per disk, in the era's scan order", Table(),
-                                      Run, CheckScrubOptions);
+  static const TableWorkload<scrub_front::O> front(
+      "Scrub a pool: how long, how fast per disk, in the era's scan order", scrub_front::Table(), scrub_front::Run,
+      CheckScrubOptions);
   return front;
 }
 
 const WorkloadFront& ResilverFront() {
-  static const TableWorkload<O> front(
+  static const TableWorkload<scrub_front::O> front(
       "Resilver replaced disks (the healing resilver): how long the pool runs without its redundancy",
-      ResilverTable(), Run, CheckScrubOptions);
+      scrub_front::ResilverTable(), scrub_front::Run, CheckScrubOptions);
   return front;
 }
 

@@ -9,6 +9,7 @@
 
 #include "sim/core/background_reader.h"
 #include "sim/core/invariants.h"
+#include "sim/core/scoped_listener.h"
 #include "sim/core/status.h"
 #include "sim/stats/radix_sort.h"
 #include "sim/stats/run_check.h"
@@ -280,19 +281,6 @@ class ReplayDriver final : public EventHandler, public DeviceListener {
   std::vector<uint64_t> simulated_ns_;  // in trace order until Summarize sorts them
 };
 
-// Clears the device's listener however the replay ends, so that it never
-// points at the replay's driver once that is gone.
-class ListenerScope {
- public:
-  ListenerScope(Device& dev, DeviceListener* listener) : dev_(dev) { dev_.set_listener(listener); }
-  ~ListenerScope() { dev_.set_listener(nullptr); }
-  ListenerScope(const ListenerScope&) = delete;
-  ListenerScope& operator=(const ListenerScope&) = delete;
-
- private:
-  Device& dev_;
-};
-
 // Replays every request of `source` on `dev`, which must be idle; an empty
 // source gives an empty result. `expected_requests`: as ReplayDriver's.
 ValidateReplayResult Replay(Device& dev, Simulation& sim, RecordSource& source,
@@ -301,7 +289,7 @@ ValidateReplayResult Replay(Device& dev, Simulation& sim, RecordSource& source,
   ValidateReplayResult out;
   ReplayDriver driver(dev, sim, source, on_request, out, expected_requests);
   {
-    ListenerScope scope(dev, &driver);
+    ScopedListener<Device, DeviceListener> scope(dev, &driver);
     const auto wall_start = std::chrono::steady_clock::now();
     if (!driver.Start()) return out;
     sim.Run();

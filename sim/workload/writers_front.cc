@@ -9,7 +9,7 @@
 #include "sim/zfs/tunables.h"
 
 namespace ziosim {
-namespace {
+namespace writers_front {
 
 using O = WritersOptions;
 
@@ -79,11 +79,11 @@ Json Run(const O& o) {
   return result;
 }
 
-}  // namespace
+}  // namespace writers_front
 
 const WorkloadFront& WritersFront() {
-  static const TableWorkload<O> front("N concurrent dd-like writers through the whole write path", Table(), Run,
-                                      CheckWritersOptions);
+  static const TableWorkload<writers_front::O> front("N concurrent dd-like writers through the whole write path",
+                                                    writers_front::Table(), writers_front::Run, CheckWritersOptions);
   return front;
 }
 

@@ -43,6 +43,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/core/bytes.h"
 #include "sim/core/random.h"
 #include "sim/core/status.h"
 
@@ -57,8 +58,6 @@ constexpr int64_t kL1PsizeLarge = 4 * 1024;
 constexpr int64_t kTxgDefer = 2;
 // Object number of the first file (objects 0 and 1 are the meta-dnode and the master node).
 constexpr uint64_t kFirstObject = 2;
-
-int64_t RoundUp(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 
 int64_t CompressedPsize(int64_t lsize, int64_t data_bytes, double ratio, int64_t sector) {
   if (ratio <= 1.0) return RoundUp(lsize, sector);

@@ -6,7 +6,6 @@
 namespace ziosim {
 
 namespace {
-constexpr int64_t kPageBytes = 4096;  // the x86 base page the page allocator hands out
 // MB/s (10^6 bytes per second) to bytes per ns.
 double BytesPerNs(int64_t mb_s) { return static_cast<double>(mb_s) / 1e3; }
 SimTime Ns(int64_t bytes, double bytes_per_ns) {
@@ -43,7 +42,7 @@ SimTime HostCpu::Run(SimTime now, SimTime work_ns) {
 // costs every 4 KiB page of it.
 SimTime HostCpu::BufferAllocNs(int64_t bytes) const {
   if (bytes <= costs_.alloc_page_threshold_bytes) return costs_.buffer_alloc_ns;
-  const int64_t pages = (bytes + kPageBytes - 1) / kPageBytes;
+  const int64_t pages = (bytes + kHostPageBytes - 1) / kHostPageBytes;
   return costs_.buffer_alloc_ns + pages * costs_.alloc_per_page_ns;
 }
 

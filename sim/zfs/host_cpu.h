@@ -15,6 +15,10 @@
 
 namespace ziosim {
 
+// The x86 base page: the unit the page allocator hands out, and the one the
+// host benchmark touches and times.
+inline constexpr int64_t kHostPageBytes = 4096;
+
 struct HostCpuCosts {
   int cores = 4;
   SimTime syscall_ns = 0;          // entering and leaving read()

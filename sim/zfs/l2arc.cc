@@ -1,13 +1,13 @@
 #include "sim/zfs/l2arc.h"
 
+#include "sim/core/bytes.h"
+
 namespace ziosim {
 namespace {
 
 constexpr int64_t kL2Sector = 512;              // cache device allocation unit
 constexpr int64_t kL2HeadroomBoostPct = 200;    // l2arc_headroom_boost, applied with compressed ARC
 constexpr SimTime kL2FeedMin = 200 * kNsPerMs;  // l2arc_feed_min_ms (l2arc_feed_again = 1)
-
-int64_t RoundUp(int64_t v, int64_t unit) { return (v + unit - 1) / unit * unit; }
 
 }  // namespace
 

@@ -77,6 +77,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/bytes.h"
 #include "sim/core/random.h"
 #include "sim/core/status.h"
 #include "sim/zfs/tunables.h"
@@ -84,8 +85,6 @@
 namespace ziosim {
 namespace {
 
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * kKiB;
 // Free-space runs of a fragmented pool.
 constexpr double kFragRunMin = 64.0 * kKiB;
 constexpr double kFragRunMax = 4.0 * kMiB;
@@ -98,8 +97,6 @@ constexpr int kSpaceMapHistogramSize = 32;
 constexpr int64_t kMinBlockSize = 512;
 
 int FloorLog2(int64_t x) { return static_cast<int>(std::bit_width(static_cast<uint64_t>(x))) - 1; }
-
-int64_t RoundUp(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 
 }  // namespace
 

@@ -46,6 +46,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/core/bytes.h"
 #include "sim/core/status.h"
 #include "sim/core/text.h"
 
@@ -63,8 +64,6 @@ constexpr int kTopClass = 30;
   throw InputError(label + ": '" + std::string(text) + "': " + why +
                    "; the form is cap=PCT[,frag=PCT] (cap 0-95, frag 0-100, as zpool list's CAP and FRAG)");
 }
-
-int64_t RoundUp(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 
 int TableWeight(int b) { return kZfsFragTable[static_cast<size_t>(std::clamp(b - 9, 0, 15))]; }
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "sim/core/bytes.h"
 #include "sim/core/toml.h"
 
 #include "sim/core/data_dir.h"
@@ -26,9 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr int64_t kInt32Max = 2147483647;
-constexpr int64_t kKiB = int64_t{1} << 10;
-constexpr int64_t kMiB = int64_t{1} << 20;
-constexpr int64_t kGiB = int64_t{1} << 30;
 constexpr int64_t kSpaMaxBlockSize = 16 * kMiB;  // SPA_MAXBLOCKSIZE: ZFS caps aggregates at it
 
 using K = TunableKind;

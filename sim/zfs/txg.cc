@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/core/bytes.h"
 #include "sim/core/invariants.h"
 
 namespace ziosim {
@@ -25,8 +26,6 @@ constexpr int kLabels = 4;
 constexpr int kTagShift = 60;
 enum TagKind : uint64_t { kData = 1, kIndirect = 2, kUberblock = 3 };
 uint64_t Tag(TagKind k, uint64_t i) { return (static_cast<uint64_t>(k) << kTagShift) | i; }
-
-int64_t RoundUp(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 
 BlockPointer ToPointer(const Dva& d, int64_t psize) {
   BlockPointer bp;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/core/bytes.h"
 #include "sim/core/status.h"
 #include "sim/zfs/txg.h"
 
@@ -24,8 +25,6 @@ constexpr int64_t kZilChainBytes = 184;
 constexpr int64_t kZilRegionBytes = int64_t{1} << 30;
 
 enum Event : uint32_t { kFlushed = 0, kWakeNow = 1 };
-
-int64_t RoundUp(int64_t v, int64_t unit) { return (v + unit - 1) / unit * unit; }
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/core/bytes.h"
 #include "sim/zfs/pool.h"
 #include "sim/zfs/tunables.h"
 #include "sim/zfs/vdev/draid_vdev.h"
@@ -12,7 +13,6 @@ namespace {
 
 // A zio's tag: (chunk id << 1), bit 0 set for the chunk's write to the spare space.
 constexpr uint64_t kWriteTag = 1;
-constexpr int64_t kMiB = int64_t{1} << 20;
 
 }  // namespace
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "sim/core/bytes.h"
+
 namespace ziosim {
 namespace {
 
@@ -20,8 +22,6 @@ void CheckGeometry(int width, int parity, int ashift) {
                                 std::to_string(parity) + ", ashift " + std::to_string(ashift));
   }
 }
-
-constexpr int64_t RoundUp(int64_t x, int64_t align) { return (x + align - 1) / align * align; }
 
 }  // namespace
 

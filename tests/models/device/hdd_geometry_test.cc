@@ -12,6 +12,7 @@
 
 #include "models/disksim/disksim_import.h"
 #include "sim/core/status.h"
+#include "tests/test_util.h"
 
 namespace ziosim {
 namespace {
@@ -304,8 +305,6 @@ TEST(HddGeometryTest, RejectsInconsistentLayouts) {
 // DiskSim's own LBN -> (cylinder, head, sector) and start angle for every request of its
 // six validation traces.
 
-std::string ValidDir() { return std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/"; }
-
 struct OracleTally {
   int rows = 0;
   int address_mismatches = 0;
@@ -314,9 +313,9 @@ struct OracleTally {
 };
 
 OracleTally CheckOracle(const std::string& drive) {
-  const DisksimImport import = ImportDisksimDrive(ValidDir() + drive + ".parv");
+  const DisksimImport import = ImportDisksimDrive(test::DisksimValidDir() + drive + ".parv");
   const HddGeometry g(import.params.layout);
-  const std::string path = ValidDir() + "oracle/" + drive + ".csv.gz";
+  const std::string path = test::DisksimValidDir() + "oracle/" + drive + ".csv.gz";
   gzFile file = gzopen(path.c_str(), "rb");
   EXPECT_NE(file, nullptr) << path;
   OracleTally tally;
@@ -351,7 +350,8 @@ OracleTally CheckOracle(const std::string& drive) {
 class OracleTest : public testing::TestWithParam<const char*> {};
 
 TEST_P(OracleTest, MapsEveryTraceLbnAsDiskSimDoes) {
-  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
+  if (!std::filesystem::exists(test::DisksimValidDir()))
+    GTEST_SKIP() << "../shared/data absent: " << test::DisksimValidDir();
   const OracleTally t = CheckOracle(GetParam());
   EXPECT_GE(t.rows, 9984);
   EXPECT_EQ(t.address_mismatches, 0) << "of " << t.rows;
@@ -366,8 +366,9 @@ INSTANTIATE_TEST_SUITE_P(SixDrives, OracleTest,
 // Every LBN of a real drive: each track run holds consecutive LBNs on one track in
 // rising sector order, spans exactly to its last sector, and the next LBN is elsewhere.
 TEST(HddGeometryTest, RunsAgreeWithMapOnEveryLbnOfCheetah9LP) {
-  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
-  const HddGeometry g(ImportDisksimDrive(ValidDir() + "cheetah9LP.parv").params.layout);
+  if (!std::filesystem::exists(test::DisksimValidDir()))
+    GTEST_SKIP() << "../shared/data absent: " << test::DisksimValidDir();
+  const HddGeometry g(ImportDisksimDrive(test::DisksimValidDir() + "cheetah9LP.parv").params.layout);
   int bad = 0;
   for (int64_t lbn = 0; lbn < g.total_blocks() && bad < 5;) {
     const TrackRun run = g.RunOnTrack(lbn, INT64_MAX);
@@ -390,8 +391,9 @@ TEST(HddGeometryTest, RunsAgreeWithMapOnEveryLbnOfCheetah9LP) {
 }
 
 TEST(HddGeometryTest, RememberedRunsOfAtlasIIIGiveWhatAFreshGeometryComputes) {
-  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
-  const HddLayout layout = ImportDisksimDrive(ValidDir() + "atlas_III.parv").params.layout;
+  if (!std::filesystem::exists(test::DisksimValidDir()))
+    GTEST_SKIP() << "../shared/data absent: " << test::DisksimValidDir();
+  const HddLayout layout = ImportDisksimDrive(test::DisksimValidDir() + "atlas_III.parv").params.layout;
   const int64_t n = HddGeometry(layout).total_blocks();
   // Commands' neighbourhoods: a random LBN, the blocks around it, and then a jump.
   std::vector<int64_t> lbns;

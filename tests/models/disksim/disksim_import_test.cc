@@ -15,14 +15,13 @@
 #include "models/catalog/catalog.h"
 #include "models/device/hdd_geometry.h"
 #include "sim/core/status.h"
+#include "tests/test_util.h"
 
 namespace ziosim {
-namespace {
+namespace disksim_import_test {
 
 // ---------------------------------------------------------------------------------------
 // The six drives of DiskSim's validation suite.
-
-std::string ValidDir() { return std::string(ZIOSIM_SHARED_DATA_DIR) + "/disksim-valid/"; }
 
 struct DriveFacts {
   const char* drive;
@@ -62,13 +61,14 @@ const DriveFacts kDrives[] = {
 class SixDrivesTest : public testing::TestWithParam<DriveFacts> {
  protected:
   void SetUp() override {
-    if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
+    if (!std::filesystem::exists(test::DisksimValidDir()))
+      GTEST_SKIP() << "../shared/data absent: " << test::DisksimValidDir();
   }
 };
 
 TEST_P(SixDrivesTest, ImportsHandCheckedValues) {
   const DriveFacts& want = GetParam();
-  const std::string parv = ValidDir() + want.drive + ".parv";
+  const std::string parv = test::DisksimValidDir() + want.drive + ".parv";
   const DisksimImport import = ImportDisksimDrive(parv);
   const HddParams& p = import.params;
   EXPECT_EQ(p.name, want.name);
@@ -99,7 +99,7 @@ TEST_P(SixDrivesTest, ImportsHandCheckedValues) {
 }
 
 TEST_P(SixDrivesTest, ListsIgnoredKeysOnce) {
-  const DisksimImport import = ImportDisksimDrive(ValidDir() + GetParam().drive + ".parv");
+  const DisksimImport import = ImportDisksimDrive(test::DisksimValidDir() + GetParam().drive + ".parv");
   ASSERT_FALSE(import.ignored.empty());
   std::set<std::string> keys;
   for (const std::string& entry : import.ignored) {
@@ -120,15 +120,16 @@ TEST_P(SixDrivesTest, ListsIgnoredKeysOnce) {
   const std::string calc = *std::find_if(import.ignored.begin(), import.ignored.end(), [](const std::string& e) {
     return e.find("Calc sector by sector") != std::string::npos;
   });
-  EXPECT_EQ(calc, ValidDir() + GetParam().drive + ".diskspecs:41: Calc sector by sector");
+  EXPECT_EQ(calc, test::DisksimValidDir() + GetParam().drive + ".diskspecs:41: Calc sector by sector");
 }
 
 INSTANTIATE_TEST_SUITE_P(DisksimValid, SixDrivesTest, testing::ValuesIn(kDrives),
                          [](const testing::TestParamInfo<DriveFacts>& param) { return std::string(param.param.drive); });
 
 TEST(DisksimImportTest, HpC2247aSpecifics) {
-  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
-  const HddParams p = ImportDisksimDrive(ValidDir() + "hp_c2247a.parv").params;
+  if (!std::filesystem::exists(test::DisksimValidDir()))
+    GTEST_SKIP() << "../shared/data absent: " << test::DisksimValidDir();
+  const HddParams p = ImportDisksimDrive(test::DisksimValidDir() + "hp_c2247a.parv").params;
   const HddSeekModel& seek = p.mechanics.seek;
   ASSERT_EQ(seek.kind, HddSeekModel::Kind::kHpl);
   const double hpl[6] = {300, 3.81, 0.33, 7.75, 0.0059, -1};
@@ -156,10 +157,11 @@ TEST(DisksimImportTest, HpC2247aSpecifics) {
 }
 
 TEST(DisksimImportTest, HpC2490aLastZoneWidensTheCylinderCount) {
-  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
+  if (!std::filesystem::exists(test::DisksimValidDir()))
+    GTEST_SKIP() << "../shared/data absent: " << test::DisksimValidDir();
   // The spec says 2629 cylinders (0-2628), but its last zone, spare tracks included,
   // ends on cylinder 2629. DiskSim never checks; the zones describe the disk.
-  const HddParams p = ImportDisksimDrive(ValidDir() + "hp_c2490a.parv").params;
+  const HddParams p = ImportDisksimDrive(test::DisksimValidDir() + "hp_c2490a.parv").params;
   EXPECT_EQ(p.layout.zones.back().last_cylinder, 2629);
   EXPECT_EQ(p.layout.cylinders, 2630);
   EXPECT_TRUE(p.cache.enabled);  // "Enable caching in buffer = 2" acts as 1
@@ -168,8 +170,9 @@ TEST(DisksimImportTest, HpC2490aLastZoneWidensTheCylinderCount) {
 }
 
 TEST(DisksimImportTest, Cheetah4lpDefectPairOfEqualNumbersIsKept) {
-  if (!std::filesystem::exists(ValidDir())) GTEST_SKIP() << "../shared/data absent: " << ValidDir();
-  const HddParams p = ImportDisksimDrive(ValidDir() + "cheetah4LP.parv").params;
+  if (!std::filesystem::exists(test::DisksimValidDir()))
+    GTEST_SKIP() << "../shared/data absent: " << test::DisksimValidDir();
+  const HddParams p = ImportDisksimDrive(test::DisksimValidDir() + "cheetah4LP.parv").params;
   EXPECT_EQ(p.layout.range_size_cylinders, 12);
   ASSERT_EQ(p.layout.zones[1].defects.size(), 1u);
   EXPECT_EQ(p.layout.zones[1].defects[0], std::make_pair(int64_t{233375}, int64_t{233375}));
@@ -1001,5 +1004,5 @@ TEST(DisksimImportTest, SurvivesCorruptedSpecs) {
   }
 }
 
-}  // namespace
+}  // namespace disksim_import_test
 }  // namespace ziosim

@@ -9,7 +9,7 @@
 
 #include "tests/sim/cli/cli_runner.h"
 
-namespace {
+namespace profiles_cli_test {
 
 using ziosim::testing::CliRun;
 
@@ -99,4 +99,4 @@ TEST(ProfilesCliTest, TunablesJson) {
   EXPECT_NE(text.out.find("zfs_vdev_async_read_max_active"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace profiles_cli_test

@@ -8,7 +8,7 @@
 
 #include "tests/sim/cli/cli_runner.h"
 
-namespace {
+namespace raidz_map_cli_test {
 
 using ziosim::testing::CliRun;
 
@@ -103,4 +103,4 @@ TEST(RaidzMapCliTest, BadInputExitsTwoNamingTheOption) {
   }
 }
 
-}  // namespace
+}  // namespace raidz_map_cli_test

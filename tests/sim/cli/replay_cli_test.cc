@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/sim/cli/cli_runner.h"
+#include "tests/test_util.h"
 
 namespace {
 
@@ -16,14 +17,11 @@ using ziosim::testing::CliRun;
 using ziosim::testing::ReadText;
 using ziosim::testing::RunCli;
 using ziosim::testing::TempPath;
-
-std::string Fixture(const std::string& name) {
-  return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
-}
+using ziosim::test::FormatFixture;
 
 TEST(ReplayCliTest, JsonHasTheDocumentedKeys) {
   SKIP_WITHOUT_CLI();
-  const CliRun run = RunCli("replay '" + Fixture("msr.csv") + "' --target wd-re4-1tb --json");
+  const CliRun run = RunCli("replay '" + FormatFixture("msr.csv") + "' --target wd-re4-1tb --json");
   ASSERT_EQ(run.status, 0) << run.out << run.err;
   const nlohmann::json j = nlohmann::json::parse(run.out);
   EXPECT_EQ(j["workload"], "replay");
@@ -45,7 +43,7 @@ TEST(ReplayCliTest, JsonHasTheDocumentedKeys) {
 
 TEST(ReplayCliTest, TextOutputWithoutMeasuredLatencies) {
   SKIP_WITHOUT_CLI();
-  const CliRun run = RunCli("replay '" + Fixture("fio_v3.iolog") + "' --target generic-ssd --mode closed:4");
+  const CliRun run = RunCli("replay '" + FormatFixture("fio_v3.iolog") + "' --target generic-ssd --mode closed:4");
   ASSERT_EQ(run.status, 0) << run.out << run.err;
   EXPECT_NE(run.out.find("(fio-iolog): 5 requests (4 reads, 1 writes)"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("mode       closed:4"), std::string::npos) << run.out;
@@ -54,7 +52,8 @@ TEST(ReplayCliTest, TextOutputWithoutMeasuredLatencies) {
 
 TEST(ReplayCliTest, JsonNullsTheComparisonWithoutMeasuredLatencies) {
   SKIP_WITHOUT_CLI();
-  const CliRun run = RunCli("replay '" + Fixture("cloudphysics.csv") + "' --target generic-7200-hdd --json --speed 1000");
+  const CliRun run =
+      RunCli("replay '" + FormatFixture("cloudphysics.csv") + "' --target generic-7200-hdd --json --speed 1000");
   ASSERT_EQ(run.status, 0) << run.out << run.err;
   const nlohmann::json j = nlohmann::json::parse(run.out)["runs"][0];
   EXPECT_EQ(j["requests"], 3);
@@ -100,7 +99,7 @@ TEST(ReplayCliTest, WrapIsRequiredForRequestsPastTheDrive) {
 
 TEST(ReplayCliTest, BadOptionsExitWithStatus2) {
   SKIP_WITHOUT_CLI();
-  const std::string trace = "'" + Fixture("msr.csv") + "'";
+  const std::string trace = "'" + FormatFixture("msr.csv") + "'";
   CliRun run = RunCli("replay " + trace + " --target wd-re4-1tb --mode closed:0");
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.err.find("--mode: expected open, closed:N"), std::string::npos) << run.err;
@@ -118,7 +117,8 @@ TEST(ReplayCliTest, PerRequestCsvHasOneRowPerRequest) {
   SKIP_WITHOUT_CLI();
   const TempPath csv("rows.csv");
   const CliRun run =
-      RunCli("replay '" + Fixture("blkparse.txt") + "' --target generic-7200-hdd --per-request '" + csv.str() + "'");
+      RunCli("replay '" + FormatFixture("blkparse.txt") + "' --target generic-7200-hdd --per-request '" + csv.str() +
+             "'");
   ASSERT_EQ(run.status, 0) << run.err;
   const std::string text = ReadText(csv.str());
   std::istringstream lines(text);
@@ -138,7 +138,7 @@ TEST(ReplayCliTest, PoolTargetReplaysAZvolAndReportsTheDisks) {
   SKIP_WITHOUT_CLI();
   // msr.csv: a write and two reads, on disks 0 and 1.
   const CliRun run =
-      RunCli("replay '" + Fixture("msr.csv") + "' --target 'mirror 2xwd-re4-1tb' --reads-only --json");
+      RunCli("replay '" + FormatFixture("msr.csv") + "' --target 'mirror 2xwd-re4-1tb' --reads-only --json");
   ASSERT_EQ(run.status, 0) << run.err;
   const nlohmann::json j = nlohmann::json::parse(run.out);
   EXPECT_EQ(j["target_kind"], "pool");
@@ -155,7 +155,7 @@ TEST(ReplayCliTest, PoolTargetReplaysAZvolAndReportsTheDisks) {
   EXPECT_NE(run.err.find("the trace holds 2 devices, all replayed onto mirror 2xwd-re4-1tb"), std::string::npos)
       << run.err;
   // A one-disk pool is 1xDRIVE; the era sets the default volblocksize.
-  const CliRun one = RunCli("replay '" + Fixture("msr.csv") +
+  const CliRun one = RunCli("replay '" + FormatFixture("msr.csv") +
                             "' --target 1xwd-re4-1tb --reads-only --profile zol-0.8 --json");
   ASSERT_EQ(one.status, 0) << one.err;
   const nlohmann::json k = nlohmann::json::parse(one.out);
@@ -164,8 +164,8 @@ TEST(ReplayCliTest, PoolTargetReplaysAZvolAndReportsTheDisks) {
   EXPECT_EQ(k["runs"][0]["disks"].size(), 1u);
   // --per-request works on a pool as on a drive: one row per replayed read.
   const TempPath csv("pool_rows.csv");
-  const CliRun rows = RunCli("replay '" + Fixture("msr.csv") + "' --target 1xwd-re4-1tb --reads-only --per-request '" +
-                             csv.str() + "'");
+  const CliRun rows = RunCli("replay '" + FormatFixture("msr.csv") +
+                             "' --target 1xwd-re4-1tb --reads-only --per-request '" + csv.str() + "'");
   ASSERT_EQ(rows.status, 0) << rows.err;
   std::istringstream lines(ReadText(csv.str()));
   std::string line;
@@ -176,7 +176,7 @@ TEST(ReplayCliTest, PoolTargetReplaysAZvolAndReportsTheDisks) {
 
 TEST(ReplayCliTest, PoolAndDriveOptionsAreCheckedAgainstTheTarget) {
   SKIP_WITHOUT_CLI();
-  const std::string trace = "'" + Fixture("msr.csv") + "'";
+  const std::string trace = "'" + FormatFixture("msr.csv") + "'";
   CliRun run = RunCli("replay " + trace + " --target 'mirror 2xwd-re4-1tb'");  // writes go through the write path
   EXPECT_EQ(run.status, 0) << run.err;
   run = RunCli("replay " + trace + " --target wd-re4-1tb --volblocksize 8K");
@@ -196,7 +196,7 @@ TEST(ReplayCliTest, PoolAndDriveOptionsAreCheckedAgainstTheTarget) {
 
 TEST(ReplayCliTest, DeviceAndPerDevice) {
   SKIP_WITHOUT_CLI();
-  const std::string trace = "'" + Fixture("msr.csv") + "'";
+  const std::string trace = "'" + FormatFixture("msr.csv") + "'";
   CliRun run = RunCli("replay " + trace + " --target wd-re4-1tb --per-device --json");
   ASSERT_EQ(run.status, 0) << run.err;
   nlohmann::json j = nlohmann::json::parse(run.out)["runs"][0];
@@ -249,10 +249,11 @@ TEST(ReplayCliTest, SkipBadNoteIsInTheTextReport) {
 
 TEST(ReplayCliTest, ScenarioFileRunsTheSameReplay) {
   SKIP_WITHOUT_CLI();
-  const TempPath toml("replay.toml", "[workload]\nkind = \"replay\"\ntrace = \"" + Fixture("msr.csv") +
+  const TempPath toml("replay.toml", "[workload]\nkind = \"replay\"\ntrace = \"" + FormatFixture("msr.csv") +
                                          "\"\ntarget = \"wd-re4-1tb\"\nmode = \"closed:2\"\nper_device = true\n");
   const CliRun file = RunCli("run '" + toml.str() + "' --json");
-  const CliRun line = RunCli("replay '" + Fixture("msr.csv") + "' --target wd-re4-1tb --mode closed:2 --per-device --json");
+  const CliRun line =
+      RunCli("replay '" + FormatFixture("msr.csv") + "' --target wd-re4-1tb --mode closed:2 --per-device --json");
   ASSERT_EQ(file.status, 0) << file.err;
   ASSERT_EQ(line.status, 0) << line.err;
   nlohmann::json a = nlohmann::json::parse(file.out), b = nlohmann::json::parse(line.out);
@@ -267,7 +268,7 @@ TEST(ReplayCliTest, ScenarioFileRunsTheSameReplay) {
   EXPECT_NE(file.err.find("(workload.device N replays one, workload.per_device compares each)"), std::string::npos)
       << file.err;
 
-  const TempPath pool_only("replay_bad.toml", "[workload]\nkind = \"replay\"\ntrace = \"" + Fixture("msr.csv") +
+  const TempPath pool_only("replay_bad.toml", "[workload]\nkind = \"replay\"\ntrace = \"" + FormatFixture("msr.csv") +
                                                   "\"\ntarget = \"wd-re4-1tb\"\n[dataset]\nvolblocksize = \"8K\"\n");
   const CliRun bad = RunCli("run '" + pool_only.str() + "'");
   EXPECT_EQ(bad.status, 2);
@@ -282,7 +283,7 @@ namespace {
 
 TEST(ReplayCliTest, ReadersRunsInstancesOfAFileLevelTraceAndPrintsOneLineEach) {
   SKIP_WITHOUT_CLI();
-  const CliRun run = RunCli("replay '" + Fixture("strace.txt") +
+  const CliRun run = RunCli("replay '" + FormatFixture("strace.txt") +
                             "' --target 'mirror 2xwd-re4-1tb' --files-under /data --mode validate --readers 1,3");
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_NE(run.out.find("(strace): 4 requests per instance"), std::string::npos) << run.out;
@@ -294,14 +295,14 @@ TEST(ReplayCliTest, ReadersRunsInstancesOfAFileLevelTraceAndPrintsOneLineEach) {
 
 TEST(ReplayCliTest, BadReaderCountsAreOneLineErrors) {
   SKIP_WITHOUT_CLI();
-  CliRun run = RunCli("replay '" + Fixture("strace.txt") + "' --target 'mirror 2xwd-re4-1tb' --readers 1,0");
+  CliRun run = RunCli("replay '" + FormatFixture("strace.txt") + "' --target 'mirror 2xwd-re4-1tb' --readers 1,0");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.err, "ziosim: --readers: each count must be from 1 to 64 (got 0)\n");
-  run = RunCli("replay '" + Fixture("strace.txt") + "' --target wd-re4-1tb --readers 2");
+  run = RunCli("replay '" + FormatFixture("strace.txt") + "' --target wd-re4-1tb --readers 2");
   EXPECT_EQ(run.status, 2);
   EXPECT_EQ(run.err, "ziosim: --readers: applies to a pool target, and --target wd-re4-1tb is a drive (write "
                      "1xwd-re4-1tb for a one-disk pool)\n");
-  run = RunCli("replay '" + Fixture("msr.csv") + "' --target 'mirror 2xwd-re4-1tb' --files-under /data");
+  run = RunCli("replay '" + FormatFixture("msr.csv") + "' --target 'mirror 2xwd-re4-1tb' --files-under /data");
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.err.find("--files-under: applies to a file-level trace"), std::string::npos) << run.err;
 }

@@ -12,7 +12,7 @@
 #include "tests/sim/cli/cli_runner.h"
 #include "tests/test_util.h"
 
-namespace {
+namespace validate_disksim_cli_test {
 
 using ziosim::testing::CliRun;
 using ziosim::testing::ReadText;
@@ -118,4 +118,4 @@ TEST(ValidateDisksimCliTest, UnwritableCsvExitsTwoAndLeavesNothing) {
   EXPECT_FALSE(std::filesystem::exists(csv));
 }
 
-}  // namespace
+}  // namespace validate_disksim_cli_test

@@ -5,7 +5,7 @@
 
 #include "tests/sim/cli/cli_runner.h"
 
-namespace {
+namespace workload_cli_test {
 
 using ziosim::testing::CliRun;
 using ziosim::testing::RunCli;
@@ -39,4 +39,4 @@ TEST(WorkloadCliTest, BadInputExitsWithStatus2) {
   EXPECT_NE(bad_sync.err.find("--sync: \"sometimes\" is not standard, always or disabled"), std::string::npos);
 }
 
-}  // namespace
+}  // namespace workload_cli_test

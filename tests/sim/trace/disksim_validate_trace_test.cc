@@ -14,24 +14,12 @@
 
 #include "sim/core/status.h"
 #include "sim/trace/line_reader.h"
+#include "tests/test_util.h"
 
 namespace ziosim {
 namespace {
 
-// A file under the test temp dir, unique per process (several people run the
-// suite at once), deleted when the test ends.
-class TempFile {
- public:
-  explicit TempFile(const std::string& name)
-      : path_(::testing::TempDir() + "ziosim_" + std::to_string(::getpid()) + "_" + name) {}
-  ~TempFile() { std::remove(path_.c_str()); }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test::TempFile;
 
 void WriteText(const TempFile& f, const std::string& text) { std::ofstream(f.path(), std::ios::binary) << text; }
 
@@ -65,7 +53,7 @@ constexpr char kMissing[] =
 // ---- LineReader
 
 TEST(LineReaderTest, ReadsLinesWithNumbersAndStripsLineEnds) {
-  TempFile path_file("lines.txt");
+  TempFile path_file("lines.txt", "");
   WriteText(path_file, "one\r\n\ntwo\nthree");
   const std::string& path = path_file.path();
   LineReader reader(path);
@@ -78,7 +66,7 @@ TEST(LineReaderTest, ReadsLinesWithNumbersAndStripsLineEnds) {
 }
 
 TEST(LineReaderTest, ReadsGzipTransparently) {
-  TempFile path_file("lines.txt.gz");
+  TempFile path_file("lines.txt.gz", "");
   WriteGzip(path_file, "alpha\nbeta\n");
   const std::string& path = path_file.path();
   LineReader reader(path);
@@ -93,7 +81,7 @@ TEST(LineReaderTest, ReadsGzipTransparently) {
 
 TEST(LineReaderTest, HandlesLinesLongerThanItsBuffer) {
   const std::string long_line(700 * 1024, 'x');
-  TempFile path_file("long.txt");
+  TempFile path_file("long.txt", "");
   WriteText(path_file, "a\n" + long_line + "\nb\n");
   const std::string& path = path_file.path();
   LineReader reader(path);
@@ -107,8 +95,7 @@ TEST(LineReaderTest, HandlesLinesLongerThanItsBuffer) {
 }
 
 TEST(LineReaderTest, MissingFileNamesTheFile) {
-  const TempFile missing("does-not-exist.trace");
-  const std::string& path = missing.path();
+  const std::string path = ::testing::TempDir() + "ziosim_" + std::to_string(::getpid()) + "_does-not-exist.trace";
   try {
     LineReader reader(path);
     FAIL() << "expected InputError";
@@ -120,11 +107,11 @@ TEST(LineReaderTest, MissingFileNamesTheFile) {
 TEST(LineReaderTest, TruncatedGzipIsAnInputError) {
   std::string text;
   for (int i = 0; i < 20000; ++i) text += "R Hit " + std::to_string(i * 7919) + " 8 1000 2000\n";
-  TempFile whole("whole.gz");
+  TempFile whole("whole.gz", "");
   WriteGzip(whole, text);
   std::ifstream in(whole.path(), std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  TempFile cut_file("cut.gz");
+  TempFile cut_file("cut.gz", "");
   WriteText(cut_file, bytes.substr(0, bytes.size() / 2));
   const std::string& cut = cut_file.path();
   LineReader reader(cut);
@@ -230,7 +217,7 @@ TEST(DisksimValidateTraceTest, AcceptsEveryAnnotation) {
 }
 
 TEST(DisksimValidateTraceTest, StreamsAFileSkippingBlankLines) {
-  TempFile file("good.trace");
+  TempFile file("good.trace", "");
   WriteText(file, "R Hit 100 8 1234.5 10.25\r\n\n   \n\tW\tHit\t200\t16\t500\t0\nR Miss 300 4 1 2");
   const std::string& path = file.path();
   const std::vector<ValidateRecord> rs = ReadAll(path);
@@ -248,7 +235,7 @@ TEST(DisksimValidateTraceTest, StreamsAFileSkippingBlankLines) {
 }
 
 TEST(DisksimValidateTraceTest, ReadsGzipTraces) {
-  TempFile path_file("good.trace.gz");
+  TempFile path_file("good.trace.gz", "");
   WriteGzip(path_file, "R Hit 100 8 1234.5 10.25\nW Hit 5 1 1 1\n");
   const std::string& path = path_file.path();
   const std::vector<ValidateRecord> rs = ReadAll(path);
@@ -257,7 +244,7 @@ TEST(DisksimValidateTraceTest, ReadsGzipTraces) {
 }
 
 TEST(DisksimValidateTraceTest, ReportsTheFileAndLineOfABadLine) {
-  TempFile path_file("bad.trace");
+  TempFile path_file("bad.trace", "");
   WriteText(path_file, "R Hit 100 8 1234.5 10.25\n\nR Hit 1 0 1 1\n");
   const std::string& path = path_file.path();
   DisksimValidateTrace trace(path);

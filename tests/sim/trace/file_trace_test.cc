@@ -10,13 +10,9 @@
 #include "tests/test_util.h"
 
 namespace ziosim {
-namespace {
+namespace file_trace_test {
 
 using test::TempFile;
-
-std::string Fixture(const std::string& name) {
-  return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
-}
 
 struct Read {
   std::vector<TraceRecord> records;
@@ -73,7 +69,7 @@ constexpr SimTime kUs = 1000;
 constexpr SimTime kSec = 1000 * 1000 * kUs;
 
 TEST(StraceReaderTest, FollowsDescriptorsOffsetsAndEntryOrder) {
-  const Read r = ReadAll(Fixture("strace.txt"));
+  const Read r = ReadAll(test::FormatFixture("strace.txt"));
   EXPECT_EQ(r.files, (std::vector<std::string>{"/data/big.bin", "/lib/libc.so.6"}));
   // The read entered on line 4 comes before line 5's pread, though it returned later.
   ExpectRecords(r.records, {{2, 4711, 0, 0, 131072, 100 * kUs},
@@ -90,7 +86,7 @@ TEST(StraceReaderTest, FollowsDescriptorsOffsetsAndEntryOrder) {
 }
 
 TEST(StraceReaderTest, FilesUnderKeepsTheWorkloadsFilesOnly) {
-  const Read r = ReadAll(Fixture("strace.txt"), TraceReaderOptions{.files_under = "/data/"});
+  const Read r = ReadAll(test::FormatFixture("strace.txt"), TraceReaderOptions{.files_under = "/data/"});
   EXPECT_EQ(r.files, (std::vector<std::string>{"/data/big.bin"}));
   ASSERT_EQ(r.records.size(), 4u);
   for (const TraceRecord& rec : r.records) EXPECT_EQ(rec.file, 0);
@@ -176,8 +172,8 @@ TEST(StraceReaderTest, ACallStillUnfinishedAtTheEndIsUnmatched) {
 }
 
 TEST(DtraceReaderTest, GivesTheSameRequestsAsTheStraceOfTheSameCalls) {
-  const Read d = ReadAll(Fixture("dtrace.txt"));
-  const Read s = ReadAll(Fixture("strace.txt"));
+  const Read d = ReadAll(test::FormatFixture("dtrace.txt"));
+  const Read s = ReadAll(test::FormatFixture("strace.txt"));
   EXPECT_EQ(d.files, s.files);
   ASSERT_EQ(d.records.size(), s.records.size());
   for (size_t i = 0; i < d.records.size(); ++i) {
@@ -191,7 +187,7 @@ TEST(DtraceReaderTest, GivesTheSameRequestsAsTheStraceOfTheSameCalls) {
   // Line 6 entered before line 5 and is sorted back in front of it.
   EXPECT_EQ(d.records[1].line, 6);
   EXPECT_EQ(d.records[1].time_ns, 1300000);
-  EXPECT_EQ(DetectTraceFormat(Fixture("dtrace.txt")), TraceFormat::kDtrace);
+  EXPECT_EQ(DetectTraceFormat(test::FormatFixture("dtrace.txt")), TraceFormat::kDtrace);
 }
 
 TEST(DtraceReaderTest, Dup2GivesTheNewDescriptorTheFileAndItsOffset) {
@@ -247,5 +243,5 @@ TEST(FioIologFilesTest, EachFileIsNumberedAsTheLogFirstNamesIt) {
   }
 }
 
-}  // namespace
+}  // namespace file_trace_test
 }  // namespace ziosim

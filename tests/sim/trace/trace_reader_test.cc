@@ -12,11 +12,7 @@
 #include "tests/test_util.h"
 
 namespace ziosim {
-namespace {
-
-std::string Fixture(const std::string& name) {
-  return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
-}
+namespace trace_reader_test {
 
 using test::TempFile;
 
@@ -102,7 +98,7 @@ TEST(TraceFormatTest, NamesRoundTripAndUnknownNamesListTheKnownOnes) {
 // ---------------------------------------------------------------- each fixture, field by field
 
 TEST(TraceReaderTest, DisksimValidateRebuildsTheDrivesTimeline) {
-  auto reader = OpenTrace(Fixture("disksim_validate.txt"));
+  auto reader = OpenTrace(test::FormatFixture("disksim_validate.txt"));
   EXPECT_EQ(reader->format(), TraceFormat::kDisksimValidate);
   const auto got = ReadAll(*reader);
   ExpectRecords(got, {{0, R, 1975000 * 512LL, 4 * 512, 15'000'000, 1},
@@ -114,7 +110,7 @@ TEST(TraceReaderTest, DisksimValidateRebuildsTheDrivesTimeline) {
 }
 
 TEST(TraceReaderTest, DisksimAscii) {
-  auto reader = OpenTrace(Fixture("disksim_ascii.txt"));
+  auto reader = OpenTrace(test::FormatFixture("disksim_ascii.txt"));
   EXPECT_EQ(reader->format(), TraceFormat::kDisksimAscii);
   ExpectRecords(ReadAll(*reader), {{0, R, 1000 * 512, 8 * 512, -1, 1},
                                    {1'500'000, W, 2048 * 512, 16 * 512, -1, 2},
@@ -123,7 +119,7 @@ TEST(TraceReaderTest, DisksimAscii) {
 }
 
 TEST(TraceReaderTest, BlkparsePairsDWithCAndKeepsIssueOrder) {
-  auto reader = OpenTrace(Fixture("blkparse.txt"));
+  auto reader = OpenTrace(test::FormatFixture("blkparse.txt"));
   EXPECT_EQ(reader->format(), TraceFormat::kBlkparse);
   ExpectRecords(ReadAll(*reader), {{30'000, R, 1000 * 512, 8 * 512, 650'000 - 30'000, 3},
                                    {120'000, W, 5000 * 512, 16 * 512, 350'000 - 120'000, 4},
@@ -155,14 +151,14 @@ TEST(TraceReaderTest, BlkparseGivesUpOnADWithoutCAfterTheWindow) {
 }
 
 TEST(TraceReaderTest, FioIologVersion2UsesWaitsForTime) {
-  auto reader = OpenTrace(Fixture("fio_v2.iolog"));
+  auto reader = OpenTrace(test::FormatFixture("fio_v2.iolog"));
   EXPECT_EQ(reader->format(), TraceFormat::kFioIolog);
   ExpectRecords(ReadAll(*reader), {{0, R, 0, 4096, -1, 4}, {0, W, 8192, 8192, -1, 5}, {1'500'000, R, 4096, 4096, -1, 7}});
   EXPECT_EQ(reader->stats().ignored, 2);  // wait, trim
 }
 
 TEST(TraceReaderTest, FioIologVersion3TimesAreMicroseconds) {
-  ExpectRecords(ReadAll(Fixture("fio_v3.iolog")), {{1'700'000, R, 892911616, 4096, -1, 4},
+  ExpectRecords(ReadAll(test::FormatFixture("fio_v3.iolog")), {{1'700'000, R, 892911616, 4096, -1, 4},
                                                    {2'500'000, R, 242405376, 4096, -1, 5},
                                                    {2'600'000, R, 564465664, 4096, -1, 6},
                                                    {2'700'000, R, 868192256, 4096, -1, 7},
@@ -170,7 +166,7 @@ TEST(TraceReaderTest, FioIologVersion3TimesAreMicroseconds) {
 }
 
 TEST(TraceReaderTest, FioLatLogIsSortedBackIntoArrivalOrder) {
-  auto reader = OpenTrace(Fixture("fio_lat.1.log"));
+  auto reader = OpenTrace(test::FormatFixture("fio_lat.1.log"));
   EXPECT_EQ(reader->format(), TraceFormat::kFioLatLog);
   ExpectRecords(ReadAll(*reader), {{50'000, W, 4096, 8192, 1'950'000, 3},
                                    {90'000, R, 892911616, 4096, 910'000, 1},
@@ -180,7 +176,7 @@ TEST(TraceReaderTest, FioLatLogIsSortedBackIntoArrivalOrder) {
 }
 
 TEST(TraceReaderTest, Msr) {
-  auto reader = OpenTrace(Fixture("msr.csv"));
+  auto reader = OpenTrace(test::FormatFixture("msr.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kMsr);
   ExpectRecords(ReadAll(*reader), {{0, W, 9056010240, 2048, 290'000, 1},
                                    {21'500, R, 11855355904, 512, 271'700, 2},
@@ -188,7 +184,7 @@ TEST(TraceReaderTest, Msr) {
 }
 
 TEST(TraceReaderTest, Spc) {
-  auto reader = OpenTrace(Fixture("spc.csv"));
+  auto reader = OpenTrace(test::FormatFixture("spc.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kSpc);
   ExpectRecords(ReadAll(*reader), {{600'000'000, W, 20000000LL * 512, 8192, -1, 1},
                                    {602'500'000, W, 20001000LL * 512, 8192, -1, 2},
@@ -196,7 +192,7 @@ TEST(TraceReaderTest, Spc) {
 }
 
 TEST(TraceReaderTest, FtraceCsv) {
-  auto reader = OpenTrace(Fixture("ftrace_block.csv"));
+  auto reader = OpenTrace(test::FormatFixture("ftrace_block.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kFtraceCsv);
   ExpectRecords(ReadAll(*reader), {{512'100'000'000, R, 34840000LL * 512, 4096, 300'000, 2},
                                    {512'102'000'000, R, 34870120LL * 512, 4096, 100'000, 3},
@@ -207,7 +203,7 @@ TEST(TraceReaderTest, FtraceCsv) {
 }
 
 TEST(TraceReaderTest, CloudPhysics) {
-  auto reader = OpenTrace(Fixture("cloudphysics.csv"));
+  auto reader = OpenTrace(test::FormatFixture("cloudphysics.csv"));
   EXPECT_EQ(reader->format(), TraceFormat::kCloudPhysics);
   ExpectRecords(ReadAll(*reader), {{7'200'000'000'000'000, W, 51200000LL * 512, 512, -1, 2},
                                    {7'200'000'000'000'000, R, 51200064LL * 512, 4096, -1, 3},
@@ -224,15 +220,15 @@ std::vector<int64_t> Devices(const std::string& path) {
 }
 
 TEST(TraceDeviceTest, EachFormatNamesTheDeviceItsRecordsWentTo) {
-  EXPECT_EQ(Devices(Fixture("msr.csv")), (std::vector<int64_t>{0, 0, 1}));            // DiskNumber
-  EXPECT_EQ(Devices(Fixture("spc.csv")), (std::vector<int64_t>{0, 1, 0}));            // ASU
-  EXPECT_EQ(Devices(Fixture("disksim_ascii.txt")), (std::vector<int64_t>{0, 0, 1, 0}));  // devno
+  EXPECT_EQ(Devices(test::FormatFixture("msr.csv")), (std::vector<int64_t>{0, 0, 1}));            // DiskNumber
+  EXPECT_EQ(Devices(test::FormatFixture("spc.csv")), (std::vector<int64_t>{0, 1, 0}));            // ASU
+  EXPECT_EQ(Devices(test::FormatFixture("disksim_ascii.txt")), (std::vector<int64_t>{0, 0, 1, 0}));  // devno
   // 8,16 packed as the kernel's dev_t: major << 20 | minor.
   const int64_t sdb = (int64_t{8} << 20) | 16;
-  EXPECT_EQ(Devices(Fixture("blkparse.txt")), (std::vector<int64_t>{sdb, sdb, sdb, sdb}));
+  EXPECT_EQ(Devices(test::FormatFixture("blkparse.txt")), (std::vector<int64_t>{sdb, sdb, sdb, sdb}));
   for (const char* one_device : {"fio_v3.iolog", "fio_lat.1.log", "ftrace_block.csv", "cloudphysics.csv",
                                  "disksim_validate.txt"}) {
-    for (int64_t d : Devices(Fixture(one_device))) EXPECT_EQ(d, 0) << one_device;
+    for (int64_t d : Devices(test::FormatFixture(one_device))) EXPECT_EQ(d, 0) << one_device;
   }
 }
 
@@ -285,7 +281,7 @@ TEST(TraceDetectTest, EveryFixtureIsRecognised) {
       {"msr.csv", TraceFormat::kMsr},                            {"spc.csv", TraceFormat::kSpc},
       {"ftrace_block.csv", TraceFormat::kFtraceCsv},             {"cloudphysics.csv", TraceFormat::kCloudPhysics},
   };
-  for (const auto& [name, format] : cases) EXPECT_EQ(DetectTraceFormat(Fixture(name)), format) << name;
+  for (const auto& [name, format] : cases) EXPECT_EQ(DetectTraceFormat(test::FormatFixture(name)), format) << name;
 }
 
 TEST(TraceDetectTest, HeaderlessVariantsAndLeadingBlankLines) {
@@ -319,7 +315,7 @@ TEST(TraceDetectTest, UnknownAndEmptyFilesAreErrors) {
 TEST(TraceDetectTest, FormatOverridesDetection) {
   // An ascii trace read as validate: the override applies, so the first field is not an op.
   try {
-    ReadAll(Fixture("disksim_ascii.txt"), TraceFormat::kDisksimValidate);
+    ReadAll(test::FormatFixture("disksim_ascii.txt"), TraceFormat::kDisksimValidate);
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("disksim_ascii.txt:1: field op: expected R or W, got '0.000000'"),
@@ -479,8 +475,6 @@ TEST(TraceSkipBadTest, BlkparseSkipsABadEventAndKeepsPairing) {
 
 // ---------------------------------------------------------------- the shared data
 
-const std::string kShared = test::SharedDataDir();
-
 struct SharedCase {
   std::string path;  // under ../shared/data
   TraceFormat format;
@@ -502,7 +496,7 @@ TEST(TraceSharedDataTest, EveryFormatInSharedDataParses) {
   };
   int present = 0;
   for (const SharedCase& c : cases) {
-    const std::string path = kShared + "/" + c.path;
+    const std::string path = test::SharedDataDir() + "/" + c.path;
     if (!std::filesystem::exists(path)) continue;
     ++present;
     SCOPED_TRACE(c.path);
@@ -530,5 +524,5 @@ TEST(TraceSharedDataTest, EveryFormatInSharedDataParses) {
   if (present == 0) GTEST_SKIP() << "../shared/data is absent: nothing to parse";
 }
 
-}  // namespace
+}  // namespace trace_reader_test
 }  // namespace ziosim

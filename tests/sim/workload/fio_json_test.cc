@@ -15,8 +15,6 @@
 namespace ziosim {
 namespace {
 
-const std::string kShared = test::SharedDataDir();
-
 TEST(FioLatencyTest, SmallValuesAreExactAndLargeOnesFallInFiosBuckets) {
   for (int64_t v : {0, 1, 63, 127}) EXPECT_EQ(FioLatency::BucketValue(FioLatency::BucketOf(v)), v);
   // 128..255 share buckets two wide: fio prints the bucket's middle.
@@ -104,7 +102,7 @@ void ExpectSameShape(const nlohmann::json& real, const nlohmann::json& ours, con
 }
 
 TEST(FioJsonTest, ReadsLikeARealFio333Report) {
-  const std::string path = kShared + "/fio-vm/randread_4k_libaio_qd4_rep1.json";
+  const std::string path = test::SharedDataDir() + "/fio-vm/randread_4k_libaio_qd4_rep1.json";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "shared data absent: " << path;
   std::ifstream in(path);
   const nlohmann::json real = nlohmann::json::parse(in);

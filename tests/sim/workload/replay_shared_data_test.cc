@@ -17,8 +17,6 @@
 namespace ziosim {
 namespace {
 
-const std::string kShared = test::SharedDataDir();
-
 struct Case {
   std::string path;    // under ../shared/data
   std::string target;  // a drive; "disksim:" + path with .parv for the validate traces
@@ -64,16 +62,16 @@ TEST(ReplaySharedDataTest, EveryTraceReplaysOnAChosenDrive) {
       {"fio-vm/pertrace/randread_qd4_lat.1.log.gz", "generic-ssd", "open"},
       {"fio-vm/pertrace/randread_qd4_clat.1.log.gz", "generic-ssd", "open"},
       {"fio-vm/pertrace/ftrace_block_DC.csv.gz", "generic-ssd", "open"},
-      {dv + "atlas_III.trace", "disksim:" + kShared + "/" + dv + "atlas_III.parv", "validate"},
-      {dv + "barracuda.trace", "disksim:" + kShared + "/" + dv + "barracuda.parv", "validate"},
-      {dv + "cheetah4LP.trace", "disksim:" + kShared + "/" + dv + "cheetah4LP.parv", "validate"},
-      {dv + "cheetah9LP.trace", "disksim:" + kShared + "/" + dv + "cheetah9LP.parv", "validate"},
-      {dv + "hp_c2247a.trace", "disksim:" + kShared + "/" + dv + "hp_c2247a.parv", "validate"},
-      {dv + "hp_c2490a.trace", "disksim:" + kShared + "/" + dv + "hp_c2490a.parv", "validate"},
+      {dv + "atlas_III.trace", "disksim:" + test::SharedDataDir() + "/" + dv + "atlas_III.parv", "validate"},
+      {dv + "barracuda.trace", "disksim:" + test::SharedDataDir() + "/" + dv + "barracuda.parv", "validate"},
+      {dv + "cheetah4LP.trace", "disksim:" + test::SharedDataDir() + "/" + dv + "cheetah4LP.parv", "validate"},
+      {dv + "cheetah9LP.trace", "disksim:" + test::SharedDataDir() + "/" + dv + "cheetah9LP.parv", "validate"},
+      {dv + "hp_c2247a.trace", "disksim:" + test::SharedDataDir() + "/" + dv + "hp_c2247a.parv", "validate"},
+      {dv + "hp_c2490a.trace", "disksim:" + test::SharedDataDir() + "/" + dv + "hp_c2490a.parv", "validate"},
   };
   int present = 0;
   for (const Case& c : cases) {
-    const std::string path = kShared + "/" + c.path;
+    const std::string path = test::SharedDataDir() + "/" + c.path;
     if (!std::filesystem::exists(path)) continue;
     ++present;
     SCOPED_TRACE(c.path + " on " + c.target);
@@ -94,7 +92,7 @@ TEST(ReplaySharedDataTest, EveryTraceReplaysOnAChosenDrive) {
 }
 
 TEST(ReplaySharedDataTest, MsrSampleReadsReplayOnAMirrorPool) {
-  const std::string path = kShared + "/traces/msr-cambridge/msr-cambridge1-sample.csv";
+  const std::string path = test::SharedDataDir() + "/traces/msr-cambridge/msr-cambridge1-sample.csv";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "no " << path << ": skipping";
   const Counts want = CountRecords(path);
   PoolReplayOptions pool;

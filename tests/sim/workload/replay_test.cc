@@ -63,10 +63,6 @@ class FixedLatencyDevice final : public Device {
 
 using test::TempFile;
 
-std::string Fixture(const std::string& name) {
-  return std::string(ZIOSIM_CATALOG_DIR) + "/../../traces/formats/" + name;
-}
-
 struct Timing {
   int64_t index;
   SimTime arrival, issued, done;
@@ -180,7 +176,7 @@ TEST(ReplayTest, ValidateModeWaitsTheTracesIdleTimeAfterEachCompletion) {
 TEST(ReplayTest, ValidateModeUsesADisksimTracesGaps) {
   ReplayOptions o;
   ParseReplayMode("validate", o);
-  const ReplayRun run = Replay(Fixture("disksim_validate.txt"), o, 2 * kMs, 32);
+  const ReplayRun run = Replay(test::FormatFixture("disksim_validate.txt"), o, 2 * kMs, 32);
   // Gaps 56 ms, then 0.
   EXPECT_EQ(run.timings, (std::vector<Timing>{{0, 0, 0, 2 * kMs},
                                               {1, 58'000'000, 58'000'000, 60'000'000},
@@ -267,7 +263,7 @@ TEST(ReplayTest, ComparesWithMeasuredLatencies) {
 
 TEST(ReplayTest, ComparesOnlyTheRequestsThatWereMeasured) {
   // blkparse: the last D never completes in the trace.
-  const ReplayRun run = Replay(Fixture("blkparse.txt"), ReplayOptions{}, 2 * kMs, 32);
+  const ReplayRun run = Replay(test::FormatFixture("blkparse.txt"), ReplayOptions{}, 2 * kMs, 32);
   EXPECT_EQ(run.result.requests, 4);
   EXPECT_EQ(run.result.all.measured_requests, 3);
   EXPECT_EQ(run.result.all.simulated.count, 4);

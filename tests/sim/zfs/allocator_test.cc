@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/core/bytes.h"
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/zfs/pool.h"
@@ -21,10 +22,6 @@
 
 namespace ziosim {
 namespace {
-
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * kKiB;
-constexpr int64_t kGiB = 1024 * kMiB;
 
 constexpr char kMirror[] = "mirror 2xwd-re4-1tb";
 constexpr char kTwoMirrors[] = "mirror 2xwd-re4-1tb mirror 2xwd-re4-1tb";

@@ -9,11 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/core/bytes.h"
+
 namespace ziosim {
 namespace {
 
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * kKiB;
 using Where = ArcLookupResult::Where;
 
 // The tunables of a test: a 64 MiB ARC (the smallest allowed), no L2 write

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/core/bytes.h"
 #include "sim/core/simulation.h"
 #include "sim/core/status.h"
 #include "sim/zfs/allocator.h"
@@ -19,10 +20,6 @@
 
 namespace ziosim {
 namespace {
-
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * kKiB;
-constexpr int64_t kGiB = 1024 * kMiB;
 
 // Small rotational disks: 128 MiB metaslabs (highbit(asize / 200) = 27), about 120 per vdev, so
 // every metaslab can be laid out and its free segments counted.

@@ -10,11 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/core/bytes.h"
+
 namespace ziosim {
 namespace {
-
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * kKiB;
 
 Tunables Era(const std::string& era, std::vector<std::pair<std::string, std::string>> more = {}) {
   Tunables t;

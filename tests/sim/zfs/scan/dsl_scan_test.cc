@@ -6,6 +6,7 @@
 // queue memory makes the sorted scan issue before its walk is done; and a
 // scrub stopped early predicts the rest.
 #include "sim/zfs/scan/dsl_scan.h"
+#include "sim/core/bytes.h"
 #include "sim/zfs/scan/rebuild.h"
 
 #include <gtest/gtest.h>
@@ -32,7 +33,6 @@
 namespace ziosim {
 namespace {
 
-constexpr int64_t kMiB = int64_t{1} << 20;
 constexpr char kDisk[] = "fixed:latency=4ms,bandwidth=150MB/s,rotational=yes,capacity=4G";
 
 struct ScanRecorder : LeafIoObserver {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/bytes.h"
 #include "sim/core/status.h"
 #include "sim/zfs/vdev/draid_layout.h"
 #include "sim/zfs/vdev/draid_map.h"
@@ -21,8 +22,6 @@
 namespace ziosim {
 namespace {
 
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * kKiB;
 constexpr int64_t kRow = kDraidRowHeightBytes;
 
 TEST(DraidMap, EveryChildCountHasAVerifiedMap) {

@@ -11,11 +11,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/core/bytes.h"
+
 namespace ziosim {
 namespace {
-
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * 1024;
 
 // Sizes of the data columns (size > 0, role 'D').
 std::vector<int64_t> DataSizes(const RaidzMap& m) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "sim/core/bytes.h"
 #include "sim/core/simulation.h"
 #include "sim/zfs/pool.h"
 #include "sim/zfs/pool_spec.h"
@@ -17,8 +18,6 @@
 
 namespace ziosim {
 namespace {
-
-constexpr int64_t kKiB = 1024;
 
 struct Recorder : LeafIoObserver, ZioDoneListener {
   std::multiset<std::tuple<int, int64_t, int64_t>> ios;  // leaf, vdev-space offset, size

@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/core/bytes.h"
 #include "sim/workload/readers.h"
 
 namespace ziosim {
 namespace {
 
-constexpr int64_t kKiB = 1024;
 constexpr int kBshift = 16;  // 64 KiB lines
 
 Zio MetadataRead(int64_t offset, int64_t size) {

@@ -9,13 +9,12 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/core/bytes.h"
 #include "sim/core/status.h"
 
 namespace ziosim {
-namespace {
+namespace mirror_policy_test {
 
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * kKiB;
 constexpr int64_t kLabel = 4 * kMiB;  // VDEV_LABEL_START_SIZE: the issue era's offsets include it
 
 Tunables Era(std::string_view last_offset) {
@@ -550,5 +549,5 @@ TEST(MirrorPolicyRegistry, RejectsNamelessOrFactorylessPolicies) {
             0);
 }
 
-}  // namespace
+}  // namespace mirror_policy_test
 }  // namespace ziosim
