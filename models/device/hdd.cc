@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/device/disksim_positioning_order.h"
 #include "models/device/disksim_queue_order.h"
 #include "models/device/hdd_cache.h"
 #include "models/device/hdd_map.h"
@@ -102,6 +103,9 @@ class HddDevice::Impl {
     if (DisksimQueueOrder::IsDisksimOrdered(dev.policy_)) {
       disksim_order_.emplace(dev.policy_, geo_.total_blocks(), p_.layout.cylinders, p_.queue_depth);
     }
+    if (DisksimPositioningOrder::IsPositioningOrdered(dev.policy_)) {
+      positioning_order_.emplace(dev.policy_, p_.scheduler, p_.queue_depth);
+    }
     runs_.reserve(64);
   }
 
@@ -112,6 +116,10 @@ class HddDevice::Impl {
   // a figure of at least `bound` when that is `bound` or more. Brings p's cache
   // segment (seg, seg_version) up to date. REQUIRES: AdvanceReadAhead(t_ps) was called.
   int64_t EstimateAccessPs(Pending& p, int64_t t_ps, int64_t bound) const;
+  // DiskSim's estimate of p's positioning from the arm where it is and the platter as
+  // at `t_ps`, in ms, for the *_opt schedulers (disksim_positioning_order.h): above
+  // `bound_ms` once its seek reaches that. REQUIRES: AdvanceReadAhead(t_ps) was called.
+  double DisksimEstimateMs(Pending& p, int64_t t_ps, double bound_ms) const;
   // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
   void AdvanceReadAhead(int64_t t_ps);
   // Latest instant a write-back segment's data reach the platter.
@@ -131,20 +139,20 @@ class HddDevice::Impl {
     SimTime submitted;
     bool after_write = false;    // the last command the drive completed before this one came was a write
     PhysicalAddress first{};
-    int64_t first_start_ps = 0;  // SPTF: the first block's sector start in a revolution
+    int64_t first_start_ps = 0;  // estimates: the first block's sector start in a revolution
     int seg = -1;
     uint64_t seg_version = HddSegmentCache::kNever;
   };
   // Makes `p` the command `req` arriving at `t`, ready for its service (and with
-  // `sptf`, for EstimateAccessPs). Filled in place, where it will be served or
-  // wait: a command built elsewhere and copied there at once would be read with
-  // wide loads right after the narrow stores that built it, which stalls.
-  void Arrive(const DeviceRequest& req, SimTime t, bool sptf, Pending& p) const {
+  // `estimates`, for the positioning estimates). Filled in place, where it will be
+  // served or wait: a command built elsewhere and copied there at once would be read
+  // with wide loads right after the narrow stores that built it, which stalls.
+  void Arrive(const DeviceRequest& req, SimTime t, bool estimates, Pending& p) const {
     p.req = req;
     p.submitted = t;
     p.after_write = last_done_was_write_;
     p.first = geo_.Map(req.offset_bytes / 512);
-    p.first_start_ps = sptf ? mech_.SectorStartPs(p.first) : 0;
+    p.first_start_ps = estimates ? mech_.SectorStartPs(p.first) : 0;
     p.seg = -1;
     p.seg_version = HddSegmentCache::kNever;
   }
@@ -152,9 +160,17 @@ class HddDevice::Impl {
   void Start();
   ArrivalQueue<Pending> queue_;
   std::optional<DisksimQueueOrder> disksim_order_;  // DiskSim's address-ordered schedulers' state
+  std::optional<DisksimPositioningOrder> positioning_order_;  // DiskSim's *_opt schedulers
   // When the current command's media access ended (its start if it had none): the
-  // arm is then free for the next command, and DiskSim's disk picks it then.
+  // arm is then free for the next command, which DiskSim's disk takes from those that
+  // had reached it by then.
   int64_t media_done_ps_ = 0;
+  // When the last sector passed under the head by `t_ps`, with the read-ahead replayed
+  // to then: where DiskSim's disk last recorded its arm and platter (mech_state and
+  // currtime, which only its sector and seek events move). REQUIRES: AdvanceReadAhead(t_ps).
+  int64_t LastSectorPs(int64_t t_ps) const {
+    return ra_.active ? std::min(t_ps, ra_.next_start_ps) : std::max(ra_.done_ps, media_done_ps_);
+  }
   bool busy_ = false;
   bool last_done_was_write_ = false;
   Pending current_{};
@@ -206,6 +222,7 @@ class HddDevice::Impl {
   int64_t WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_write, HddBreakdown* bd,
                     bool positioned = false, ZeroLatency zero_latency = ZeroLatency::kNone);
   bool SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st);
+  int64_t ZeroLatencyHead(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st) const;
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
   int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark, bool sending, int64_t buffered,
                       int64_t media_blocks) const;
@@ -650,14 +667,23 @@ int64_t HddDevice::Impl::WalkMedia(int64_t lbn, int64_t n, int64_t t, bool is_wr
 // of their LBNs (head, then tail) and returns true; false leaves runs_ unchanged. A
 // run with slips inside is read in order.
 bool HddDevice::Impl::SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st) {
-  if (run.blocks < 2 || run.blocks != run.physical_span) return false;
+  const int64_t k = ZeroLatencyHead(run, land_ps, start_ps, st);
+  if (k == 0) return false;
   const int64_t previous_pass = start_ps - mech_.period_ps();
-  if (previous_pass >= land_ps) return false;  // the head lands before the run: no wait to save
-  const int64_t k = CeilDiv(land_ps - previous_pass, st);
-  if (k >= run.blocks) return false;
   runs_.push_back(MediaRun{start_ps, k, k, st});
   runs_.push_back(MediaRun{previous_pass + k * st, run.blocks - k, run.blocks - k, st});
   return true;
+}
+
+// The run's sectors before the one a zero-latency access starts with (its head, read
+// after the wrap): 0 when it starts with the first, as when the head lands before the
+// run's first sector's previous pass, past its last sector, or on a run with slips.
+int64_t HddDevice::Impl::ZeroLatencyHead(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st) const {
+  if (run.blocks < 2 || run.blocks != run.physical_span) return 0;
+  const int64_t previous_pass = start_ps - mech_.period_ps();
+  if (previous_pass >= land_ps) return 0;  // the head lands before the run: no wait to save
+  const int64_t k = CeilDiv(land_ps - previous_pass, st);
+  return k < run.blocks ? k : 0;
 }
 
 HddDevice::Impl::ZeroLatency HddDevice::Impl::ZeroLatencyFor(bool is_write) const {
@@ -829,6 +855,41 @@ int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) 
   return start - t + mech_.WaitUntilPs(start, p.first_start_ps);
 }
 
+// DiskSim's disk_buffer_estimate_servtime: a whole read hit 0, a partial one (its first
+// block in a segment, or the next the read-ahead reads) kPartialHitMs; else the seek,
+// head switch and write settle, then the wait for the first sector, or with zero
+// latency for the first the head can take plus the turn past the track's other
+// sectors (its "non-transfer" time); a write at least the minimum seek delay. A write
+// is never a hit here (DiskSim's appendable write, a write-back segment's destage
+// still writing, is not recognised).
+double HddDevice::Impl::DisksimEstimateMs(Pending& p, int64_t t, double bound_ms) const {
+  constexpr double kMsPerPs = 1e-9;
+  const DeviceRequest& req = p.req;
+  const bool is_write = req.op == IoOp::kWrite;
+  const int64_t lbn = req.offset_bytes / 512;
+  const int64_t n = req.size_bytes / 512;
+  if (positioning_order_->check_cache() && !is_write && p_.cache.enabled) {
+    p.seg = cache_.FindAgain(lbn, p.seg, p.seg_version);
+    p.seg_version = cache_.version();
+    if (p.seg >= 0 && cache_.at(p.seg).end >= lbn + n) return 0.0;
+    if (p.seg >= 0 || JoinsReadAhead(p.seg, lbn)) return DisksimPositioningOrder::kPartialHitMs;
+  }
+  const int64_t position = mech_.PositionPs(p.first, is_write);
+  if (static_cast<double>(position) * kMsPerPs >= bound_ms) return bound_ms + DisksimPositioningOrder::kBeyondBoundMs;
+  const int64_t land = t + position;
+  int64_t wait = mech_.WaitUntilPs(land, p.first_start_ps);
+  if (is_write ? p_.cache.zero_latency_writes : p_.cache.zero_latency_reads) {
+    const TrackRun run = geo_.RunOnTrack(lbn, n);
+    const int64_t st = mech_.SectorPsOnTrackOf(run.sectors_per_track);
+    if (const int64_t k = ZeroLatencyHead(run, land, land + wait, st); k > 0) {
+      wait += k * st - mech_.period_ps() + (run.sectors_per_track - run.blocks) * st;
+    }
+  }
+  const double ms = static_cast<double>(position + wait) * kMsPerPs;
+  const double min_seek_ms = static_cast<double>(Ps(p_.interface.min_seek_delay_ns)) * kMsPerPs;
+  return is_write ? std::max(ms, min_seek_ms) : ms;
+}
+
 // --- the device ----------------------------------------------------------------
 
 HddDevice::HddDevice(Simulation* sim, std::string name, HddParams params, QueuePolicy policy,
@@ -850,15 +911,15 @@ void HddDevice::Submit(const DeviceRequest& req) {
   CheckRequest(req);
   ++in_device_;
   stats_.OnEnter(sim_->now(), in_device_);
-  const bool sptf = policy_ == QueuePolicy::kSptf;
+  const bool estimates = policy_ == QueuePolicy::kSptf || impl_->positioning_order_.has_value();
   // An idle drive with nothing waiting starts the command at once; otherwise it
   // waits its turn (a listener may submit while older commands wait).
   if (!impl_->busy_ && impl_->queue_.empty()) {
-    impl_->Arrive(req, sim_->now(), sptf, impl_->current_);
+    impl_->Arrive(req, sim_->now(), estimates, impl_->current_);
     impl_->Start();
     return;
   }
-  impl_->Arrive(req, sim_->now(), sptf, impl_->queue_.Append());
+  impl_->Arrive(req, sim_->now(), estimates, impl_->queue_.Append());
   if (!impl_->busy_) StartNext();
 }
 
@@ -868,16 +929,37 @@ void HddDevice::StartNext() {
   auto& q = impl_->queue_;
   if (q.empty()) return;
   size_t pick = 0;
-  if (impl_->disksim_order_ && q.size() > 1) {
-    // DiskSim's disk picks when the arm is released, among the commands there then
-    // (disk_release_hda -> ioqueue_show_next_request), the one that released it still
-    // in its queue; if none was there, the first to come took the arm at its arrival.
+  // DiskSim's disk picks when the arm is released, among the commands there then
+  // (disk_release_hda -> ioqueue_show_next_request), the one that released it still
+  // in its queue; if none was there, the first to come took the arm at its arrival.
+  const int64_t released = impl_->media_done_ps_;
+  const auto there_at_release = [&] {
     size_t there = 0;
-    while (there < q.size() && Ps(q[there].submitted) <= impl_->media_done_ps_) ++there;
+    while (there < q.size() && Ps(q[there].submitted) <= released) ++there;
+    return there;
+  };
+  if (impl_->disksim_order_ && q.size() > 1) {
+    const size_t there = there_at_release();
     const auto key = [](const Impl::Pending& p) { return DisksimKey(p.req.offset_bytes / 512); };
     pick = there == 0 ? 0
                       : impl_->disksim_order_->Pick(
                             there, [&](size_t i) { return key(q[i]); }, key(impl_->current_));
+  } else if (impl_->positioning_order_ && q.size() > 1) {
+    // The same commands, picked as the command before completes (their ages run to
+    // now) and costed from the arm's last sector (disksim_positioning_order.h).
+    const size_t there = there_at_release();
+    const int64_t now_ps = Ps(sim_->now());
+    impl_->AdvanceReadAhead(now_ps);
+    const int64_t last_sector_ps = impl_->LastSectorPs(now_ps);
+    const auto candidate = [&](size_t i) {
+      const DeviceRequest& r = q[i].req;
+      return DisksimPositioningOrder::Candidate{r.offset_bytes / 512, r.op == IoOp::kRead,
+                                                static_cast<double>(now_ps - Ps(q[i].submitted)) * 1e-9};
+    };
+    const auto estimate = [&](size_t i, double bound_ms) {
+      return impl_->DisksimEstimateMs(q[i], last_sector_ps, bound_ms);
+    };
+    pick = there == 0 ? 0 : impl_->positioning_order_->Pick(there, candidate, estimate);
   } else if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
     const int64_t now_ps = Ps(sim_->now());
     impl_->AdvanceReadAhead(now_ps);

@@ -74,6 +74,10 @@ void HddParams::Validate() const {
   if (interface.read_watermark < 0) Fail(who, "watermark is negative");
   CheckCache(cache, who);
   if (queue_depth < 1) Fail(who, "queue depth must be at least 1");
+  if (scheduler.read_initiation_delay_ns < 0 || scheduler.write_initiation_delay_ns < 0) {
+    Fail(who, "initiation delay is negative");
+  }
+  if (scheduler.age_weight < 0) Fail(who, "age weight is negative");
 }
 
 }  // namespace ziosim

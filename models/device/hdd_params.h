@@ -212,10 +212,21 @@ struct HddCache {
   bool read_any_free_blocks = false;
 };
 
+// What DiskSim's positioning-time schedulers (the *_opt queue policies) add to a
+// waiting command's estimated positioning: the firmware's work before the arm moves
+// (DiskSim's "Read/Write initiation delay"), and how much its age counts ("Timeout
+// time/weight", an integer there too).
+struct HddScheduler {
+  SimTime read_initiation_delay_ns = 0;
+  SimTime write_initiation_delay_ns = 0;
+  int age_weight = 0;
+};
+
 struct HddParams {
   std::string name;
   std::string source;  // where the values come from (file, datasheet), for reports
   int queue_depth = 1;
+  HddScheduler scheduler;
   HddLayout layout;
   HddMechanics mechanics;
   HddInterface interface;

@@ -7,9 +7,10 @@ namespace ziosim {
 
 namespace {
 
-// The *_lbn and *_cyl policies are DiskSim 4.0's disk schedulers (disksim_ioqueue.c),
-// as its disk model runs them: models/device/disksim_queue_order.h says how.
-constexpr std::array<QueuePolicyInfo, 9> kPolicies = {{
+// The *_lbn, *_cyl and *_opt policies are DiskSim 4.0's disk schedulers
+// (disksim_ioqueue.c), as its disk model runs them: models/device/disksim_queue_order.h
+// and disksim_positioning_order.h say how.
+constexpr std::array<QueuePolicyInfo, 15> kPolicies = {{
     {QueuePolicy::kFifo, "fifo", "arrival order"},
     {QueuePolicy::kSptf, "sptf",
      "shortest positioning time first, the command the arm and platter reach soonest (NCQ reordering)"},
@@ -31,6 +32,21 @@ constexpr std::array<QueuePolicyInfo, 9> kPolicies = {{
      "(DiskSim's CYCLE_CYL)"},
     {QueuePolicy::kVscanCyl, "vscan_cyl",
      "sstf_cyl measured from block 0 always, as DiskSim's VSCAN_CYL runs (it never moves its reference)"},
+    {QueuePolicy::kSptfOpt, "sptf_opt",
+     "the least of the drive's read or write initiation delay plus its estimate of the seek and rotational "
+     "latency from where its arm last read (the platter's angle not brought forward), the cache not asked "
+     "(DiskSim's SPTF_OPT)"},
+    {QueuePolicy::kSpctfOpt, "spctf_opt",
+     "sptf_opt where a read the cache holds whole costs nothing and one it holds in part 1e-9 ms (DiskSim's "
+     "SPCTF_OPT)"},
+    {QueuePolicy::kWptfOpt, "wptf_opt",
+     "sptf_opt's cost times (weight - age) / weight, age in ms, weight the drive's 'Timeout time/weight' "
+     "(DiskSim's WPTF_OPT)"},
+    {QueuePolicy::kWpctfOpt, "wpctf_opt", "spctf_opt's cost aged as wptf_opt's (DiskSim's WPCTF_OPT)"},
+    {QueuePolicy::kAsptfOpt, "asptf_opt",
+     "sptf_opt's cost less age x weight / 1000 ms, age in ms, weight the drive's 'Timeout time/weight' "
+     "(DiskSim's ASPTF_OPT)"},
+    {QueuePolicy::kAspctfOpt, "aspctf_opt", "spctf_opt's cost aged as asptf_opt's (DiskSim's ASPCTF_OPT)"},
 }};
 
 }  // namespace

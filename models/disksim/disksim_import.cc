@@ -8,11 +8,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <set>
 #include <tuple>
 #include <utility>
 
+#include "models/device/disksim_positioning_order.h"
 #include "models/device/hdd_extent_map.h"
 #include "models/device/hdd_geometry.h"
 #include "models/disksim/disksim_angle.h"
@@ -469,25 +471,60 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
 
 // The disk's own scheduler (DiskSim's ioqueue) orders the requests waiting in its
 // queue. Modelled when it merges, delays and ranks nothing (no sequential-stream
-// scheme, overlap scheme, priority scheme or initiation delay): FCFS (policy 1) as the
-// drive's fifo, ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, ELEVATOR_CYL, CYCLE_CYL, SSTF_CYL,
-// VSCAN_LBN and VSCAN_CYL (2-7, 17, 18) as the address-ordered policies
-// (models/device/disksim_queue_order.h). The keys that act only under other
+// scheme, overlap scheme or priority scheme): FCFS (policy 1) as the drive's fifo;
+// ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, ELEVATOR_CYL, CYCLE_CYL, SSTF_CYL, VSCAN_LBN and
+// VSCAN_CYL (2-7, 17, 18) as the address-ordered policies
+// (models/device/disksim_queue_order.h); SPTF_OPT, SPCTF_OPT, WPTF_OPT, WPCTF_OPT,
+// ASPTF_OPT and ASPCTF_OPT (8, 9, 11, 12, 14, 15) as the positioning-time policies
+// (models/device/disksim_positioning_order.h), which also take the initiation delays
+// and "Timeout time/weight" into `scheduler`. The keys that act only under other
 // schedulers change nothing and are listed as ignored, as are the timeout scheme,
 // which DiskSim 4.0 itself ignores, and the cylinder mapping strategy, under which
-// DiskSim 4.0 puts every request on cylinder 0 wherever it runs. Any other scheduler is not modelled: its keys
-// are listed as ignored and the caller's order (fifo, or sptf by default) applies.
-// With "Max queue length" = 1 no order matters.
-std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, IgnoredKeys* ignored) {
-  const Param* scheduler = r.Optional("Scheduler");
-  if (scheduler == nullptr) return std::nullopt;
-  if (scheduler->value.kind != Value::Kind::kBlock) Fail(scheduler->value.where, "'Scheduler' must be a block");
-  const Block& block = *scheduler->value.block;
-  const auto value = [&](const char* key) {
-    const Param* p = block.Find(key);
-    return p == nullptr ? 0.0 : NumberOf(p->value, Quote(key));
+// DiskSim 4.0 puts every request on cylinder 0 wherever it runs. Any other scheduler
+// is not modelled (SATF_OPT, WATF_OPT and ASATF_OPT abort DiskSim 4.0 once two
+// requests wait: disk_buffer_estimate_acctime asserts false): its keys are listed as
+// ignored and the caller's order (fifo, or sptf by default) applies. With "Max queue
+// length" = 1 no order matters. Every key is checked against DiskSim's range
+// (ioqueue.modspec) all the same.
+std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* scheduler, IgnoredKeys* ignored) {
+  const Param* p = r.Optional("Scheduler");
+  if (p == nullptr) return std::nullopt;
+  if (p->value.kind != Value::Kind::kBlock) Fail(p->value.where, "'Scheduler' must be a block");
+  const Block& block = *p->value.block;
+  struct Range {
+    const char* key;
+    double min;
+    double max;
+    bool integer;
   };
-  static constexpr std::array<std::pair<int, QueuePolicy>, 9> kModelled = {
+  static constexpr double kNoMax = std::numeric_limits<double>::infinity();
+  static constexpr std::array<Range, 12> kRanges = {{{"Scheduling policy", 1, 28, true},
+                                                     {"Cylinder mapping strategy", 0, 6, true},
+                                                     {"Write initiation delay", 0, kNoMax, false},
+                                                     {"Read initiation delay", 0, kNoMax, false},
+                                                     {"Maximum concat size", 0, kNoMax, true},
+                                                     {"Overlapping request scheme", 0, 2, true},
+                                                     {"Sequential stream diff maximum", 0, 2, true},
+                                                     {"Timeout time/weight", 0, kNoMax, true},
+                                                     {"Timeout scheduling", 0, 21, true},
+                                                     {"Scheduling priority scheme", 0, 1, true},
+                                                     {"Priority scheduling", 0, 21, true},
+                                                     {"Sequential stream scheme", -kNoMax, kNoMax, true}}};
+  for (const Range& range : kRanges) {
+    const Param* q = block.Find(range.key);
+    if (q == nullptr) continue;
+    const double v = range.integer ? static_cast<double>(IntegerOf(q->value, Quote(range.key)))
+                                   : NumberOf(q->value, Quote(range.key));
+    if (!(v >= range.min && v <= range.max)) {
+      Fail(q->value.where, Quote(range.key) + " = " + q->value.text + " is outside " + Format(range.min) + ".." +
+                               (range.max == kNoMax ? std::string("") : Format(range.max)));
+    }
+  }
+  const auto value = [&](const char* key) {
+    const Param* q = block.Find(key);
+    return q == nullptr ? 0.0 : NumberOf(q->value, Quote(key));
+  };
+  static constexpr std::array<std::pair<int, QueuePolicy>, 15> kModelled = {
       {{1, QueuePolicy::kFifo},
        {2, QueuePolicy::kElevatorLbn},
        {3, QueuePolicy::kCycleLbn},
@@ -495,11 +532,18 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, IgnoredKeys* ignored) 
        {5, QueuePolicy::kElevatorCyl},
        {6, QueuePolicy::kCycleCyl},
        {7, QueuePolicy::kSstfCyl},
+       {8, QueuePolicy::kSptfOpt},
+       {9, QueuePolicy::kSpctfOpt},
+       {11, QueuePolicy::kWptfOpt},
+       {12, QueuePolicy::kWpctfOpt},
+       {14, QueuePolicy::kAsptfOpt},
+       {15, QueuePolicy::kAspctfOpt},
        {17, QueuePolicy::kSstfLbn},
        {18, QueuePolicy::kVscanCyl}}};
-  static constexpr std::array<const char*, 5> kMustBeZero = {"Sequential stream scheme", "Overlapping request scheme",
-                                                             "Scheduling priority scheme", "Read initiation delay",
-                                                             "Write initiation delay"};
+  static constexpr std::array<const char*, 3> kMustBeZero = {"Sequential stream scheme", "Overlapping request scheme",
+                                                             "Scheduling priority scheme"};
+  static constexpr std::array<const char*, 3> kPositioningKeys = {"Read initiation delay", "Write initiation delay",
+                                                                  "Timeout time/weight"};
   std::optional<QueuePolicy> order;
   for (auto [number, policy] : kModelled) {
     if (value("Scheduling policy") == number) order = policy;
@@ -507,10 +551,19 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, IgnoredKeys* ignored) 
   if (!std::all_of(kMustBeZero.begin(), kMustBeZero.end(), [&](const char* key) { return value(key) == 0; })) {
     order.reset();
   }
-  for (const Param& p : block.params) {
-    const bool used = order && (p.key == "Scheduling policy" ||
-                                std::find(kMustBeZero.begin(), kMustBeZero.end(), p.key) != kMustBeZero.end());
-    if (!used) ignored->Add(p);
+  const bool positioning = order && DisksimPositioningOrder::IsPositioningOrdered(*order);
+  if (positioning) {
+    scheduler->read_initiation_delay_ns = MsToNs(value("Read initiation delay"));
+    scheduler->write_initiation_delay_ns = MsToNs(value("Write initiation delay"));
+    scheduler->age_weight = static_cast<int>(std::min(value("Timeout time/weight"), double{INT_MAX}));
+  }
+  const auto in = [](const auto& keys, const std::string& key) {
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+  };
+  for (const Param& q : block.params) {
+    const bool used = order && (q.key == "Scheduling policy" || in(kMustBeZero, q.key) ||
+                                (positioning && in(kPositioningKeys, q.key)));
+    if (!used) ignored->Add(q);
   }
   return order;
 }
@@ -892,7 +945,7 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, DisksimImport* out, Igno
   ReadCache(r, &params->cache);
   ReadArmRelease(r, params->queue_depth, params);
   CheckUnmodelledDiskFeatures(r, params->queue_depth);
-  out->queue_order = DiskQueueOrder(r, ignored);
+  out->queue_order = DiskQueueOrder(r, &params->scheduler, ignored);
   r.Finish();
 }
 

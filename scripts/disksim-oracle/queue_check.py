@@ -5,9 +5,9 @@ DiskSim's validation traces issue one request at a time. This replays instead an
 trace (DiskSim's "ascii" format, Poisson arrivals, seeded) on a validation drive whose
 "Max queue length" is set, through DiskSim 4.0 (built by rebuild.sh, with the
 per-request completion patch, request_csv.patch) and through `ziosim replay` (the drive's own
-queue order: fifo for the validation drives' FCFS schedulers, the LBN-ordered policies for DiskSim's
-ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN and VSCAN_LBN, or --policy) on the same .parv, and prints the share
-of requests completing at the same time.
+queue order: fifo for the validation drives' FCFS schedulers, the address-ordered and positioning-time
+policies for the DiskSim schedulers ziosim has, set with --set 'Scheduling policy=N', or --policy) on the
+same .parv, and prints the share of requests completing at the same time.
 
     python3 scripts/disksim-oracle/queue_check.py --disksim DEST/src/disksim \\
         --valid DISKSIM/valid --queue 8 --mean-ms 8 cheetah9LP atlas_III
@@ -135,9 +135,8 @@ def main():
     ap.add_argument("--read-share", type=float, default=1.0)
     ap.add_argument("--sequential-share", type=float, default=0.0, help="share continuing the previous request")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--policy", choices=["fifo", "sptf", "sstf_lbn", "elevator_lbn", "cycle_lbn"],
-                    help="ziosim's queue order (default: the drive's own, as its disk scheduler says where ziosim "
-                         "has it; set DiskSim's with --set 'Scheduling policy=N')")
+    ap.add_argument("--policy", help="ziosim's queue order (default: the drive's own, as its disk scheduler says "
+                                     "where ziosim has it; set DiskSim's with --set 'Scheduling policy=N')")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print the first N requests that differ")
     a = ap.parse_args()
     a.ziosim, a.disksim, a.valid = (os.path.abspath(x) for x in (a.ziosim, a.disksim, a.valid))

@@ -19,12 +19,12 @@ constexpr size_t kRadixMin = 1024;
 // A double's bit pattern as an unsigned integer in the doubles' order: a
 // negative value has every bit flipped (a larger magnitude sorts lower), a
 // positive one only its sign bit.
-uint64_t Key(double value) {
+uint64_t OrderedBits(double value) {
   const uint64_t bits = std::bit_cast<uint64_t>(value);
   return (bits & kSignBit) != 0 ? ~bits : bits | kSignBit;
 }
 
-double FromKey(uint64_t key) { return std::bit_cast<double>((key & kSignBit) != 0 ? key & ~kSignBit : ~key); }
+double FromOrderedBits(uint64_t key) { return std::bit_cast<double>((key & kSignBit) != 0 ? key & ~kSignBit : ~key); }
 
 size_t Digit(uint64_t key, int d) { return static_cast<size_t>(key >> (d * kDigitBits)) & (kRadix - 1); }
 
@@ -58,10 +58,10 @@ void SortKeys(std::vector<uint64_t>& keys) {
 
 std::vector<double> SortedCopy(std::span<const double> values) {
   std::vector<uint64_t> keys(values.size());
-  std::ranges::transform(values, keys.begin(), Key);
+  std::ranges::transform(values, keys.begin(), OrderedBits);
   SortKeys(keys);
   std::vector<double> sorted(keys.size());
-  std::ranges::transform(keys, sorted.begin(), FromKey);
+  std::ranges::transform(keys, sorted.begin(), FromOrderedBits);
   return sorted;
 }
 

@@ -108,7 +108,7 @@ void CheckOptions(const PoolReplayOptions& o) {
   CheckPoolStateWithLayout(ParsePoolState(o.pool_state, o.pool_state_label), ParseLayoutPreset(o.layout));
 }
 
-Tunables RunTunables(const PoolReplayOptions& o) {
+Tunables PoolReplayTunables(const PoolReplayOptions& o) {
   Tunables t = ProfileTunables(o.profile);
   for (const auto& [name, value] : o.settings) t.Set(name, value, "--set");
   if (o.arc_max > 0) t.Set("zfs_arc_max", std::to_string(o.arc_max), "--arc-max");
@@ -210,7 +210,7 @@ PoolReplayResult ReplayTraceOnPool(const std::string& trace_path, TraceFormat fo
   const DataShape data = ShapeData(extents, o, out);
 
   Simulation sim;
-  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), RunTunables(o), o.seed);
+  Pool pool(&sim, ParsePoolSpec(o.pool, o.ashift), PoolReplayTunables(o), o.seed);
   out.pool = FormatPoolSpec(pool.spec());
   // One copy of the data per instance, laid out one after another (as readers' files).
   const int copies = o.same_data ? 1 : o.instances;

@@ -745,25 +745,113 @@ TEST(HddDeviceTest, DisksimOrderedPoliciesServeAsDiskSimsSchedulers) {
 // last block still crosses the bus (1 us before its completion, after its media
 // access) find the arm free: the first to come, LBN 900, takes it, though 510 is
 // nearer. Come a little earlier, while the media access runs, 510 goes first.
+// The positioning-time policies pick then too: 510, on the same track, is nearer
+// than 900 by seek and rotation as well.
 TEST(HddDeviceTest, DisksimOrderedPoliciesPickWhenTheArmIsReleased) {
-  const auto order_with_arrivals_at = [](std::optional<SimTime> at) {
-    Simulation sim;
+  for (const QueuePolicy policy : {QueuePolicy::kSstfLbn, QueuePolicy::kSptfOpt}) {
+    const auto order_with_arrivals_at = [policy](std::optional<SimTime> at) {
+      Simulation sim;
+      HddParams p = ToyDrive();
+      p.queue_depth = 8;
+      HddDevice disk(&sim, "d0", p, policy);
+      Driver drv(&sim, &disk);
+      drv.ReadAt(0, 500, 4);
+      if (at) {
+        for (const int64_t lbn : {900, 510}) drv.ReadAt(*at, lbn, 1);
+      }
+      sim.Run();
+      return drv.service;  // 1 and 2 came together: the one served first has the shorter time
+    };
+    const SimTime done = order_with_arrivals_at(std::nullopt)[0];
+    const std::vector<SimTime> late = order_with_arrivals_at(done - 1000);
+    EXPECT_LT(late[1], late[2]) << QueuePolicyName(policy);
+    const std::vector<SimTime> early = order_with_arrivals_at(1000);
+    EXPECT_LT(early[2], early[1]) << QueuePolicyName(policy);
+  }
+}
+
+// A command for ServedOrder: submitted at `at`.
+struct Command {
+  SimTime at;
+  int64_t lbn;
+  int64_t blocks;
+  IoOp op = IoOp::kRead;
+};
+
+// The tags of `commands` (submitted to a drive of `p` with a queue of 8 and `policy`)
+// in the order they complete.
+std::vector<uint64_t> ServedOrder(QueuePolicy policy, HddParams p, const std::vector<Command>& commands) {
+  Simulation sim;
+  p.queue_depth = 8;
+  HddDevice disk(&sim, "d0", p, policy);
+  Driver drv(&sim, &disk);
+  for (const Command& c : commands) drv.SubmitAt(c.at, c.lbn, c.blocks, c.op);
+  sim.Run();
+  std::vector<SimTime> done(commands.size());
+  for (size_t i = 0; i < done.size(); ++i) done[i] = commands[i].at + drv.service[i];
+  return CompletionOrder(done);
+}
+
+// DiskSim's SPTF_OPT costs a waiting read by seek and rotation even when the cache
+// holds it; SPCTF_OPT (and the NCQ sptf) asks the cache first. Command 0 reads LBNs
+// 0-3 (sectors 0-3 of cylinder 0, head 0) and releases the arm at 0.4 ms. Waiting:
+//   1: LBN 2, in the buffer; on the platter, sector 2 comes round at 10.2 ms: 9.8 ms
+//   2: LBN 1050 (cylinder 5, sector 50): 1 ms seek, sector 50 at 5.0 ms: 4.6 ms
+TEST(HddDeviceTest, SptfOptCostsACachedReadByItsPositioningAndSpctfOptDoesNot) {
+  const std::vector<Command> commands = {{0, 0, 4}, {1000, 2, 1}, {1000, 1050, 1}};
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSptfOpt, ToyDrive(), commands), (std::vector<uint64_t>{0, 2, 1}));
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSpctfOpt, ToyDrive(), commands), (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSptf, ToyDrive(), commands), (std::vector<uint64_t>{0, 1, 2}));
+}
+
+// The initiation delays weigh reads against writes. Command 0 reads sector 0 (arm
+// released at 0.1 ms); a read of sector 30 costs 2.9 ms, a write of sector 80 7.9 ms.
+// A read initiation delay of 6 ms makes the read 8.9 ms: the write goes first; the
+// same delay for writes too puts the read first again.
+TEST(HddDeviceTest, SptfOptAddsTheInitiationDelays) {
+  const std::vector<Command> commands = {{0, 0, 1}, {1000, 30, 1}, {1000, 80, 1, IoOp::kWrite}};
+  HddParams p = ToyDrive();
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSptfOpt, p, commands), (std::vector<uint64_t>{0, 1, 2}));
+  p.scheduler.read_initiation_delay_ns = MsToNs(6.0);
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSptfOpt, p, commands), (std::vector<uint64_t>{0, 2, 1}));
+  p.scheduler.write_initiation_delay_ns = MsToNs(6.0);
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSptfOpt, p, commands), (std::vector<uint64_t>{0, 1, 2}));
+}
+
+// The aged policies. Command 0 reads the whole of track (0, 0) from t = 0 and releases
+// the arm at 10 ms. Waiting: 1, LBN 180 (head 1, sector 80: 0.5 ms switch, sector 80
+// at 18 ms: 8.0 ms), there since 1 us (age 9.999 ms); 2, LBN 130 (3.0 ms), since 9.9 ms
+// (age 0.1 ms). SPTF_OPT takes 2. ASPTF_OPT with weight 1000 credits 1 ms a ms of age:
+// 1 costs -1.999, 2 2.9: 1 goes first. WPTF_OPT with weight 11 scales by (11 - age)/11:
+// 1 costs 0.73, 2 2.97: 1 first; with a weight of 10^6 the factors are nearly 1: 2 first.
+TEST(HddDeviceTest, AgedPositioningPoliciesFavourTheCommandThatWaitedLonger) {
+  const std::vector<Command> commands = {{0, 0, 100}, {1000, 180, 1}, {9'900'000, 130, 1}};
+  const auto order = [&](QueuePolicy policy, int weight) {
     HddParams p = ToyDrive();
-    p.queue_depth = 8;
-    HddDevice disk(&sim, "d0", p, QueuePolicy::kSstfLbn);
-    Driver drv(&sim, &disk);
-    drv.ReadAt(0, 500, 4);
-    if (at) {
-      for (const int64_t lbn : {900, 510}) drv.ReadAt(*at, lbn, 1);
-    }
-    sim.Run();
-    return drv.service;  // 1 and 2 came together: the one served first has the shorter time
+    p.scheduler.age_weight = weight;
+    return ServedOrder(policy, p, commands);
   };
-  const SimTime done = order_with_arrivals_at(std::nullopt)[0];
-  const std::vector<SimTime> late = order_with_arrivals_at(done - 1000);
-  EXPECT_LT(late[1], late[2]);
-  const std::vector<SimTime> early = order_with_arrivals_at(1000);
-  EXPECT_LT(early[2], early[1]);
+  EXPECT_EQ(order(QueuePolicy::kSptfOpt, 1000), (std::vector<uint64_t>{0, 2, 1}));
+  EXPECT_EQ(order(QueuePolicy::kAsptfOpt, 0), (std::vector<uint64_t>{0, 2, 1}));
+  EXPECT_EQ(order(QueuePolicy::kAsptfOpt, 1000), (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(order(QueuePolicy::kAspctfOpt, 1000), (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(order(QueuePolicy::kWptfOpt, 11), (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(order(QueuePolicy::kWpctfOpt, 11), (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(order(QueuePolicy::kWptfOpt, 1'000'000), (std::vector<uint64_t>{0, 2, 1}));
+}
+
+// With zero-latency reads the estimate is the drive's: command 0 reads sector 0 (arm
+// released at 0.1 ms). Waiting: 1, LBNs 100-149 (head 1, sectors 0-49): the head lands
+// at 0.6 ms on sector 6's boundary and reads 6-49, waits out the 50 sectors not wanted
+// (5 ms), then reads 0-5: 0.5 + 5.0 = 5.5 ms; waiting for sector 0 instead, 9.9 ms.
+// 2, LBN 160 (sector 60 of head 1): 0.5 + 5.4 = 5.9 ms either way.
+TEST(HddDeviceTest, SptfOptEstimatesAZeroLatencyAccess) {
+  const std::vector<Command> commands = {{0, 0, 1}, {1000, 100, 50}, {1000, 160, 1}};
+  HddParams p = ToyDrive();
+  p.cache.read_ahead_scheme = 0;
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSptfOpt, p, commands), (std::vector<uint64_t>{0, 2, 1}));
+  p.cache.zero_latency_reads = true;
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSptfOpt, p, commands), (std::vector<uint64_t>{0, 1, 2}));
 }
 
 // Of commands that cost the same, SPTF takes the one that came first: two reads

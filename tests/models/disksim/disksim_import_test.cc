@@ -653,11 +653,12 @@ TEST(DisksimImportTest, HostSideRefusedInReplayedTimesIgnoredUnderZiosimsHost) {
   }
 }
 
-// The disk's own scheduler: FCFS that merges, delays and ranks nothing serves the
-// queue in arrival order, which becomes the drive's own order (a pool's, and replay's
+// The disk's own scheduler: FCFS that merges and ranks nothing serves the queue in
+// arrival order, which becomes the drive's own order (a pool's, and replay's
 // default); its keys are used, the other scheduler keys listed as ignored. A scheduler
-// the model does not have (SPTF_OPT), or one with a sequential stream scheme, is not
-// modelled: every key of the block is listed, and the caller's order applies.
+// the model does not have (SATF_OPT, which DiskSim 4.0 cannot run), or one with a
+// sequential stream scheme or a priority scheme, is not modelled: every key of the
+// block is listed, and the caller's order applies.
 TEST(DisksimImportTest, FcfsSchedulerMakesTheDriveServeItsQueueInArrivalOrder) {
   SyntheticDrive fcfs;
   const DisksimImport arrival = fcfs.Import("", DisksimHost::kReplaced);
@@ -670,9 +671,10 @@ TEST(DisksimImportTest, FcfsSchedulerMakesTheDriveServeItsQueueInArrivalOrder) {
   EXPECT_EQ(spec.queue_order, QueuePolicy::kFifo);
   EXPECT_EQ(NativeQueuePolicy(spec), QueuePolicy::kFifo);  // queue of 4: a catalog drive's would be sptf
 
-  for (const auto& [from, to] : {std::pair{"Scheduling policy = 1", "Scheduling policy = 8"},
+  for (const auto& [from, to] : {std::pair{"Scheduling policy = 1", "Scheduling policy = 10"},
                                  std::pair{"Timeout time/weight = 6", "Sequential stream scheme = 1"},
-                                 std::pair{"Scheduling policy = 1", "Scheduling policy = 4, Read initiation delay = 0.1"}}) {
+                                 std::pair{"Scheduling policy = 1",
+                                           "Scheduling policy = 8, Scheduling priority scheme = 1"}}) {
     SyntheticDrive other;
     other.Replace("t.diskspecs", from, to);
     const DisksimImport import = other.Import("", DisksimHost::kReplaced);
@@ -705,6 +707,59 @@ TEST(DisksimImportTest, AddressOrderedSchedulersBecomeTheDrivesOwnOrder) {
     EXPECT_EQ(listed.count(scheduler + ": Timeout time/weight"), 1u) << number;
     EXPECT_EQ(NativeQueuePolicy(ResolveDrive("disksim:" + drive.Path("t.parv"))), policy) << number;
   }
+}
+
+// DiskSim's positioning-time schedulers become the drive's own order: SPTF_OPT (8),
+// SPCTF_OPT (9), WPTF_OPT (11), WPCTF_OPT (12), ASPTF_OPT (14) and ASPCTF_OPT (15),
+// with the initiation delays and the age weight, which are then used; under an
+// address-ordered scheduler, which never reads them, they are listed as ignored.
+TEST(DisksimImportTest, PositioningTimeSchedulersTakeTheirDelaysAndWeight) {
+  for (const auto& [number, policy] :
+       {std::pair{8, QueuePolicy::kSptfOpt}, std::pair{9, QueuePolicy::kSpctfOpt}, std::pair{11, QueuePolicy::kWptfOpt},
+        std::pair{12, QueuePolicy::kWpctfOpt}, std::pair{14, QueuePolicy::kAsptfOpt},
+        std::pair{15, QueuePolicy::kAspctfOpt}}) {
+    SyntheticDrive drive;
+    drive.Replace("t.diskspecs", "Scheduling policy = 1",
+                  "Scheduling policy = " + std::to_string(number) +
+                      ", Read initiation delay = 0.25, Write initiation delay = 0.5");
+    const DisksimImport import = drive.Import("", DisksimHost::kReplaced);
+    EXPECT_EQ(import.queue_order, policy) << number;
+    EXPECT_EQ(import.params.scheduler.read_initiation_delay_ns, 250'000) << number;
+    EXPECT_EQ(import.params.scheduler.write_initiation_delay_ns, 500'000) << number;
+    EXPECT_EQ(import.params.scheduler.age_weight, 6) << number;
+    std::set<std::string> listed(import.ignored.begin(), import.ignored.end());
+    const std::string scheduler = drive.Where("t.diskspecs", "Scheduling policy");
+    for (const char* key : {"Scheduling policy", "Read initiation delay", "Timeout time/weight"}) {
+      EXPECT_EQ(listed.count(scheduler + ": " + key), 0u) << number << " " << key;
+    }
+  }
+  SyntheticDrive sstf;
+  sstf.Replace("t.diskspecs", "Scheduling policy = 1", "Scheduling policy = 4, Read initiation delay = 0.25");
+  const DisksimImport import = sstf.Import("", DisksimHost::kReplaced);
+  EXPECT_EQ(import.queue_order, QueuePolicy::kSstfLbn);
+  EXPECT_EQ(import.params.scheduler.read_initiation_delay_ns, 0);
+  std::set<std::string> listed(import.ignored.begin(), import.ignored.end());
+  EXPECT_EQ(listed.count(sstf.Where("t.diskspecs", "Scheduling policy") + ": Read initiation delay"), 1u);
+}
+
+// Every scheduler key is held to DiskSim's range (ioqueue.modspec), modelled or not.
+TEST(DisksimImportTest, SchedulerKeysOutsideDiskSimsRangesNameFileAndLine) {
+  for (const auto& [to, message] :
+       {std::pair{"Scheduling policy = 29", "'Scheduling policy' = 29 is outside 1..28"},
+        std::pair{"Scheduling policy = 0", "'Scheduling policy' = 0 is outside 1..28"},
+        std::pair{"Scheduling policy = 8, Read initiation delay = -1", "'Read initiation delay' = -1 is outside 0.."},
+        std::pair{"Scheduling policy = 10, Timeout scheduling = 22", "'Timeout scheduling' = 22 is outside 0..21"},
+        std::pair{"Scheduling policy = 1, Overlapping request scheme = 3",
+                  "'Overlapping request scheme' = 3 is outside 0..2"}}) {
+    SyntheticDrive bad;
+    bad.Replace("t.diskspecs", "Scheduling policy = 1", to);
+    const std::string key = std::string(message).substr(1, std::string(message).find('\'', 1) - 1);
+    EXPECT_EQ(bad.ErrorOfImport(), bad.Where("t.diskspecs", key) + ": " + message) << to;
+  }
+  SyntheticDrive weight;
+  weight.Replace("t.diskspecs", "Timeout time/weight = 6", "Timeout time/weight = 1.5");
+  EXPECT_EQ(weight.ErrorOfImport(), weight.Where("t.diskspecs", "Timeout time/weight") +
+                                        ": 'Timeout time/weight' must be an integer, found '1.5'");
 }
 
 // A spec may hold disks of several kinds (DiskSim's 3disks.parv): "#NAME" picks one,

@@ -11,7 +11,7 @@
 #include "tests/test_util.h"
 
 namespace ziosim {
-namespace {
+namespace pool_spec_test {
 
 
 using test::ErrorOf;
@@ -291,7 +291,7 @@ TEST(PoolSpecErrorTest, AshiftOutOfRange) {
   EXPECT_NO_THROW(ParsePoolSpec("wd-re4-1tb", 16));
 }
 
-}  // namespace
+}  // namespace pool_spec_test
 }  // namespace ziosim
 
 TEST(PoolSpecTest, TargetTextNamesAPoolOrOneDrive) {

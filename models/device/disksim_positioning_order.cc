@@ -1,0 +1,41 @@
+#include "models/device/disksim_positioning_order.h"
+
+#include <stdexcept>
+
+namespace ziosim {
+
+namespace {
+
+constexpr double kMsPerNs = 1e-6;
+
+}  // namespace
+
+bool DisksimPositioningOrder::IsPositioningOrdered(QueuePolicy policy) {
+  switch (policy) {
+    case QueuePolicy::kSptfOpt:
+    case QueuePolicy::kSpctfOpt:
+    case QueuePolicy::kWptfOpt:
+    case QueuePolicy::kWpctfOpt:
+    case QueuePolicy::kAsptfOpt:
+    case QueuePolicy::kAspctfOpt: return true;
+    default: return false;
+  }
+}
+
+DisksimPositioningOrder::DisksimPositioningOrder(QueuePolicy policy, const HddScheduler& scheduler,
+                                                 int queue_depth)
+    : check_cache_(policy == QueuePolicy::kSpctfOpt || policy == QueuePolicy::kWpctfOpt ||
+                   policy == QueuePolicy::kAspctfOpt),
+      age_(policy == QueuePolicy::kWptfOpt || policy == QueuePolicy::kWpctfOpt       ? Age::kScaled
+           : policy == QueuePolicy::kAsptfOpt || policy == QueuePolicy::kAspctfOpt ? Age::kCredited
+                                                                                   : Age::kNone),
+      weight_(scheduler.age_weight),
+      read_delay_ms_(static_cast<double>(scheduler.read_initiation_delay_ns) * kMsPerNs),
+      write_delay_ms_(static_cast<double>(scheduler.write_initiation_delay_ns) * kMsPerNs) {
+  if (!IsPositioningOrdered(policy)) {
+    throw std::logic_error("internal error: DisksimPositioningOrder for another policy");
+  }
+  order_.reserve(static_cast<size_t>(std::max(queue_depth, 1)));
+}
+
+}  // namespace ziosim
