@@ -17,21 +17,32 @@ bool DisksimPositioningOrder::IsPositioningOrdered(QueuePolicy policy) {
     case QueuePolicy::kWptfOpt:
     case QueuePolicy::kWpctfOpt:
     case QueuePolicy::kAsptfOpt:
-    case QueuePolicy::kAspctfOpt: return true;
+    case QueuePolicy::kAspctfOpt:
+    case QueuePolicy::kSdfApprox:
+    case QueuePolicy::kSdfExact: return true;
     default: return false;
   }
 }
 
 DisksimPositioningOrder::DisksimPositioningOrder(QueuePolicy policy, const HddScheduler& scheduler,
                                                  int queue_depth)
-    : check_cache_(policy == QueuePolicy::kSpctfOpt || policy == QueuePolicy::kWpctfOpt ||
+    : measure_(policy == QueuePolicy::kSdfApprox  ? Measure::kCylindersFromLastBlock
+               : policy == QueuePolicy::kSdfExact ? Measure::kCylindersFromArm
+                                                  : Measure::kPositioningMs),
+      start_(measure_ == Measure::kPositioningMs ? kNoneMs : kNoneCylinders),
+      check_cache_(policy == QueuePolicy::kSpctfOpt || policy == QueuePolicy::kWpctfOpt ||
                    policy == QueuePolicy::kAspctfOpt),
       age_(policy == QueuePolicy::kWptfOpt || policy == QueuePolicy::kWpctfOpt       ? Age::kScaled
            : policy == QueuePolicy::kAsptfOpt || policy == QueuePolicy::kAspctfOpt ? Age::kCredited
                                                                                    : Age::kNone),
       weight_(scheduler.age_weight),
-      read_delay_ms_(static_cast<double>(scheduler.read_initiation_delay_ns) * kMsPerNs),
-      write_delay_ms_(static_cast<double>(scheduler.write_initiation_delay_ns) * kMsPerNs) {
+      // Distances carry no delay.
+      read_delay_ms_(measure_ == Measure::kPositioningMs
+                         ? static_cast<double>(scheduler.read_initiation_delay_ns) * kMsPerNs
+                         : 0.0),
+      write_delay_ms_(measure_ == Measure::kPositioningMs
+                          ? static_cast<double>(scheduler.write_initiation_delay_ns) * kMsPerNs
+                          : 0.0) {
   if (!IsPositioningOrdered(policy)) {
     throw std::logic_error("internal error: DisksimPositioningOrder for another policy");
   }

@@ -1,7 +1,8 @@
 // DiskSim 4.0's disk schedulers that order by estimated positioning time
 // (disksim_ioqueue.c, ioqueue_get_request_from_opt_sptf_queue): SPTF_OPT, SPCTF_OPT,
-// WPTF_OPT, WPCTF_OPT, ASPTF_OPT and ASPCTF_OPT, as its disk model runs them, for a
-// drive whose spec names one, or any HDD given such a --policy.
+// WPTF_OPT, WPCTF_OPT, ASPTF_OPT and ASPCTF_OPT; and by seek distance
+// (ioqueue_get_request_from_sdf_queue): SDF_APPROX and SDF_EXACT; as its disk model
+// runs them, for a drive whose spec names one, or any HDD given such a --policy.
 //
 // The disk picks among the commands that had reached it when its arm was released
 // (as for the address-ordered schedulers: HddDevice::StartNext), once the command
@@ -28,6 +29,10 @@
 // delays of 100 s; under WPTF a weight of 0, whose factor is then not a number for a
 // command that came that instant), and its disk then stays idle with work queued; the
 // drive takes the first to come instead.
+// SDF costs a command the cylinders between its first block and, for SDF_APPROX, the
+// last block of the command started last (block 0 before any: ioqueue's lastblkno), for
+// SDF_EXACT the arm as last recorded (disk_get_distance, head switches not counted),
+// with no delay or age, the best starting at 1,000,000 cylinders.
 #ifndef ZIOSIM_MODELS_DEVICE_DISKSIM_POSITIONING_ORDER_H_
 #define ZIOSIM_MODELS_DEVICE_DISKSIM_POSITIONING_ORDER_H_
 
@@ -54,8 +59,16 @@ class DisksimPositioningOrder {
   DisksimPositioningOrder(QueuePolicy policy, const HddScheduler& scheduler, int queue_depth);
 
   static bool IsPositioningOrdered(QueuePolicy policy);
+  // Whether `policy` reads the initiation delays and the age weight (the *_opt ones).
+  static bool TakesSchedulerTimes(QueuePolicy policy) {
+    return IsPositioningOrdered(policy) && policy != QueuePolicy::kSdfApprox && policy != QueuePolicy::kSdfExact;
+  }
   // Whether the estimate asks the cache first (the C variants).
   bool check_cache() const { return check_cache_; }
+  // What the estimate measures: positioning time in ms, or seek distance in
+  // cylinders from the last command's last block (SDF_APPROX) or the arm (SDF_EXACT).
+  enum class Measure { kPositioningMs, kCylindersFromLastBlock, kCylindersFromArm };
+  Measure measure() const { return measure_; }
 
   // The position, in arrival order, of the command to start among `n` >= 1 waiting;
   // `candidate(i)` is the i-th one, `estimate(i, bound_ms)` the drive's estimate of
@@ -69,7 +82,7 @@ class DisksimPositioningOrder {
       return a.c.lbn != b.c.lbn ? a.c.lbn < b.c.lbn : a.arrival < b.arrival;
     });
     std::optional<uint32_t> best;
-    double best_ms = kNoneMs;
+    double best_ms = start_;
     for (const Entry& e : order_) {
       double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
       if (age_ == Age::kCredited) delay -= e.c.age_ms * weight_ * 0.001;
@@ -91,13 +104,16 @@ class DisksimPositioningOrder {
   static constexpr double kBeyondBoundMs = 1.0;
 
  private:
-  static constexpr double kNoneMs = 100000.0;  // DiskSim's starting mintime
+  static constexpr double kNoneMs = 100000.0;           // DiskSim's starting mintime
+  static constexpr double kNoneCylinders = 1000000.0;  // and min_distance
   enum class Age { kNone, kScaled, kCredited };
   struct Entry {
     Candidate c;
     uint32_t arrival;
   };
 
+  Measure measure_;
+  double start_;
   bool check_cache_;
   Age age_;
   double weight_;

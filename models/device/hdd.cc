@@ -105,6 +105,7 @@ class HddDevice::Impl {
     }
     if (DisksimPositioningOrder::IsPositioningOrdered(dev.policy_)) {
       positioning_order_.emplace(dev.policy_, p_.scheduler, p_.queue_depth);
+      last_block_cylinder_ = geo_.Map(0).cylinder;
     }
     runs_.reserve(64);
   }
@@ -116,9 +117,11 @@ class HddDevice::Impl {
   // a figure of at least `bound` when that is `bound` or more. Brings p's cache
   // segment (seg, seg_version) up to date. REQUIRES: AdvanceReadAhead(t_ps) was called.
   int64_t EstimateAccessPs(Pending& p, int64_t t_ps, int64_t bound) const;
-  // DiskSim's estimate of p's positioning from the arm where it is and the platter as
-  // at `t_ps`, in ms, for the *_opt schedulers (disksim_positioning_order.h): above
-  // `bound_ms` once its seek reaches that. REQUIRES: AdvanceReadAhead(t_ps) was called.
+  // What DiskSim's positioning and distance schedulers (disksim_positioning_order.h)
+  // cost p: its seek distance, or its positioning in ms from the arm where it is and
+  // the platter as at `t_ps`, above `bound_ms` once its seek reaches that.
+  // REQUIRES: AdvanceReadAhead(t_ps) was called.
+  double DisksimCost(Pending& p, int64_t t_ps, double bound_ms) const;
   double DisksimEstimateMs(Pending& p, int64_t t_ps, double bound_ms) const;
   // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
   void AdvanceReadAhead(int64_t t_ps);
@@ -160,7 +163,8 @@ class HddDevice::Impl {
   void Start();
   ArrivalQueue<Pending> queue_;
   std::optional<DisksimQueueOrder> disksim_order_;  // DiskSim's address-ordered schedulers' state
-  std::optional<DisksimPositioningOrder> positioning_order_;  // DiskSim's *_opt schedulers
+  std::optional<DisksimPositioningOrder> positioning_order_;  // DiskSim's *_opt and SDF schedulers
+  int last_block_cylinder_ = 0;  // SDF_APPROX: of the last block of the last command started
   // When the current command's media access ended (its start if it had none): the
   // arm is then free for the next command, which DiskSim's disk takes from those that
   // had reached it by then.
@@ -855,6 +859,16 @@ int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) 
   return start - t + mech_.WaitUntilPs(start, p.first_start_ps);
 }
 
+double HddDevice::Impl::DisksimCost(Pending& p, int64_t t, double bound_ms) const {
+  using Measure = DisksimPositioningOrder::Measure;
+  switch (positioning_order_->measure()) {
+    case Measure::kCylindersFromLastBlock: return std::abs(p.first.cylinder - last_block_cylinder_);
+    case Measure::kCylindersFromArm: return std::abs(p.first.cylinder - mech_.cylinder());
+    case Measure::kPositioningMs: break;
+  }
+  return DisksimEstimateMs(p, t, bound_ms);
+}
+
 // DiskSim's disk_buffer_estimate_servtime: a whole read hit 0, a partial one (its first
 // block in a segment, or the next the read-ahead reads) kPartialHitMs; else the seek,
 // head switch and write settle, then the wait for the first sector, or with zero
@@ -957,7 +971,7 @@ void HddDevice::StartNext() {
                                                 static_cast<double>(now_ps - Ps(q[i].submitted)) * 1e-9};
     };
     const auto estimate = [&](size_t i, double bound_ms) {
-      return impl_->DisksimEstimateMs(q[i], last_sector_ps, bound_ms);
+      return impl_->DisksimCost(q[i], last_sector_ps, bound_ms);
     };
     pick = there == 0 ? 0 : impl_->positioning_order_->Pick(there, candidate, estimate);
   } else if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
@@ -981,6 +995,10 @@ void HddDevice::Impl::Start() {
   busy_ = true;
   if (disksim_order_) {
     disksim_order_->Started(current_.req.offset_bytes / 512, current_.req.size_bytes / 512, DisksimKey);
+  }
+  if (positioning_order_ &&
+      positioning_order_->measure() == DisksimPositioningOrder::Measure::kCylindersFromLastBlock) {
+    last_block_cylinder_ = geo_.Map((current_.req.offset_bytes + current_.req.size_bytes) / 512 - 1).cylinder;
   }
   Simulation& sim = *dev_.sim_;
   media_done_ps_ = Ps(sim.now());

@@ -22,14 +22,16 @@ enum class QueuePolicy : uint8_t {
   kElevatorCyl,  // DiskSim's ELEVATOR_CYL as its disk queue runs it (HDD only)
   kCycleCyl,     // DiskSim's CYCLE_CYL: ascending cylinder, wrapping to the lowest (HDD only)
   kVscanCyl,     // DiskSim's VSCAN_CYL as it runs: nearest cylinder to cylinder 0's block 0 (HDD only)
-  // DiskSim's disk schedulers that order by estimated positioning time
-  // (models/device/disksim_positioning_order.h; HDD only):
+  // DiskSim's disk schedulers that order by estimated positioning time or seek
+  // distance (models/device/disksim_positioning_order.h; HDD only):
   kSptfOpt,    // SPTF_OPT: least initiation delay + seek + rotational latency
   kSpctfOpt,   // SPCTF_OPT: as SPTF_OPT, reads the cache holds costing (almost) nothing
   kWptfOpt,    // WPTF_OPT: SPTF_OPT's cost scaled down with the command's age
   kWpctfOpt,   // WPCTF_OPT: SPCTF_OPT's cost scaled down with the command's age
   kAsptfOpt,   // ASPTF_OPT: SPTF_OPT's cost less a credit for the command's age
   kAspctfOpt,  // ASPCTF_OPT: SPCTF_OPT's cost less a credit for the command's age
+  kSdfApprox,  // SDF_APPROX: fewest cylinders from the last command's last block
+  kSdfExact,   // SDF_EXACT: fewest cylinders from the arm
 };
 
 struct QueuePolicyInfo {

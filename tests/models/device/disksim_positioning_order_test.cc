@@ -67,11 +67,25 @@ TEST(DisksimPositioningOrderTest, AgesAsDiskSimWeighsThem) {
   EXPECT_EQ(PickOf(QueuePolicy::kSptfOpt, s, {{1, true, 20.0}, {2, true, 0.0}}, {3.0, 2.5}), 1u);
 }
 
-// The *_opt policies are this order's; those with a C ("cache") ask the cache.
-TEST(DisksimPositioningOrderTest, CoversTheOptPoliciesAndTheCVariantsAskTheCache) {
+// SDF compares distances with no delay, from 1,000,000 cylinders: a distance of
+// 200,000 still wins, and the initiation delays of the spec do not count.
+TEST(DisksimPositioningOrderTest, SdfComparesDistancesAlone) {
+  HddScheduler s;
+  s.read_initiation_delay_ns = MsToNs(5.0);
+  std::vector<double> bounds;
+  EXPECT_EQ(PickOf(QueuePolicy::kSdfExact, s, {{50, true}, {20, false}}, {200000.0, 300000.0}, nullptr, &bounds), 0u);
+  EXPECT_EQ(bounds.front(), 1000000.0);
+  EXPECT_EQ(PickOf(QueuePolicy::kSdfApprox, s, {{50, true}, {20, false}}, {3.0, 3.0}), 1u);
+}
+
+// The *_opt and sdf_* policies are this order's; the *_opt ones take the scheduler's
+// times, and those with a C ("cache") ask the cache.
+TEST(DisksimPositioningOrderTest, CoversTheOptAndSdfPoliciesAndTheCVariantsAskTheCache) {
   for (const QueuePolicyInfo& info : QueuePolicies()) {
     const bool opt = info.name.ends_with("_opt");
-    EXPECT_EQ(DisksimPositioningOrder::IsPositioningOrdered(info.policy), opt) << info.name;
+    const bool sdf = info.name.starts_with("sdf_");
+    EXPECT_EQ(DisksimPositioningOrder::IsPositioningOrdered(info.policy), opt || sdf) << info.name;
+    EXPECT_EQ(DisksimPositioningOrder::TakesSchedulerTimes(info.policy), opt) << info.name;
     if (opt) {
       const bool cache = info.name.ends_with("ctf_opt");
       EXPECT_EQ(DisksimPositioningOrder(info.policy, HddScheduler{}, 1).check_cache(), cache) << info.name;

@@ -840,6 +840,21 @@ TEST(HddDeviceTest, AgedPositioningPoliciesFavourTheCommandThatWaitedLonger) {
   EXPECT_EQ(order(QueuePolicy::kWptfOpt, 1'000'000), (std::vector<uint64_t>{0, 2, 1}));
 }
 
+// SDF goes by cylinders alone. Command 0 reads LBN 1000 (cylinder 5) and releases the
+// arm there. Waiting: 1, LBN 1890 (cylinder 9, 4 away), 2, LBN 30 (cylinder 0, 5 away)
+// and 3, LBN 1199 (cylinder 5, head 1: 0 away; a head switch does not count). SDF_EXACT
+// takes 3, then from cylinder 5 1, then 2; SDF_APPROX, measuring from the last block of
+// the command started last, the same here. Of equal distances the lower LBN wins,
+// whichever came first.
+TEST(HddDeviceTest, SdfServesTheFewestCylindersAway) {
+  const std::vector<Command> commands = {{0, 1000, 1}, {1000, 1890, 1}, {1000, 30, 1}, {1000, 1199, 1}};
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSdfExact, ToyDrive(), commands), (std::vector<uint64_t>{0, 3, 1, 2}));
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSdfApprox, ToyDrive(), commands), (std::vector<uint64_t>{0, 3, 1, 2}));
+  // 1150 and 1050, both on cylinder 5: 1050 first.
+  const std::vector<Command> tie = {{0, 1000, 1}, {1000, 1150, 1}, {1000, 1050, 1}};
+  EXPECT_EQ(ServedOrder(QueuePolicy::kSdfExact, ToyDrive(), tie), (std::vector<uint64_t>{0, 2, 1}));
+}
+
 // With zero-latency reads the estimate is the drive's: command 0 reads sector 0 (arm
 // released at 0.1 ms). Waiting: 1, LBNs 100-149 (head 1, sectors 0-49): the head lands
 // at 0.6 ms on sector 6's boundary and reads 6-49, waits out the 50 sectors not wanted

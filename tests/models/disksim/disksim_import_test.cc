@@ -711,8 +711,9 @@ TEST(DisksimImportTest, AddressOrderedSchedulersBecomeTheDrivesOwnOrder) {
 
 // DiskSim's positioning-time schedulers become the drive's own order: SPTF_OPT (8),
 // SPCTF_OPT (9), WPTF_OPT (11), WPCTF_OPT (12), ASPTF_OPT (14) and ASPCTF_OPT (15),
-// with the initiation delays and the age weight, which are then used; under an
-// address-ordered scheduler, which never reads them, they are listed as ignored.
+// with the initiation delays and the age weight, which are then used; so do SDF_APPROX
+// (22) and SDF_EXACT (23), without them. Under an address-ordered scheduler, which never
+// reads them either, they are listed as ignored.
 TEST(DisksimImportTest, PositioningTimeSchedulersTakeTheirDelaysAndWeight) {
   for (const auto& [number, policy] :
        {std::pair{8, QueuePolicy::kSptfOpt}, std::pair{9, QueuePolicy::kSpctfOpt}, std::pair{11, QueuePolicy::kWptfOpt},
@@ -732,6 +733,14 @@ TEST(DisksimImportTest, PositioningTimeSchedulersTakeTheirDelaysAndWeight) {
     for (const char* key : {"Scheduling policy", "Read initiation delay", "Timeout time/weight"}) {
       EXPECT_EQ(listed.count(scheduler + ": " + key), 0u) << number << " " << key;
     }
+  }
+  for (const auto& [number, policy] : {std::pair{22, QueuePolicy::kSdfApprox}, std::pair{23, QueuePolicy::kSdfExact}}) {
+    SyntheticDrive sdf;
+    sdf.Replace("t.diskspecs", "Scheduling policy = 1",
+                "Scheduling policy = " + std::to_string(number) + ", Read initiation delay = 0.25");
+    const DisksimImport import = sdf.Import("", DisksimHost::kReplaced);
+    EXPECT_EQ(import.queue_order, policy) << number;
+    EXPECT_EQ(import.params.scheduler.read_initiation_delay_ns, 0) << number;  // SDF reads no delay
   }
   SyntheticDrive sstf;
   sstf.Replace("t.diskspecs", "Scheduling policy = 1", "Scheduling policy = 4, Read initiation delay = 0.25");
