@@ -18,6 +18,8 @@ bool DisksimPositioningOrder::IsPositioningOrdered(QueuePolicy policy) {
     case QueuePolicy::kWpctfOpt:
     case QueuePolicy::kAsptfOpt:
     case QueuePolicy::kAspctfOpt:
+    case QueuePolicy::kSptfRotWeight:
+    case QueuePolicy::kSptfSeekWeight:
     case QueuePolicy::kSdfApprox:
     case QueuePolicy::kSdfExact: return true;
     default: return false;
@@ -29,6 +31,9 @@ DisksimPositioningOrder::DisksimPositioningOrder(QueuePolicy policy, const HddSc
     : measure_(policy == QueuePolicy::kSdfApprox  ? Measure::kCylindersFromLastBlock
                : policy == QueuePolicy::kSdfExact ? Measure::kCylindersFromArm
                                                   : Measure::kPositioningMs),
+      rule_(policy == QueuePolicy::kSptfRotWeight    ? Rule::kMostRotationOfTheLeast
+            : policy == QueuePolicy::kSptfSeekWeight ? Rule::kLeastSeekOfTheRunningLeast
+                                                     : Rule::kLeast),
       start_(measure_ == Measure::kPositioningMs ? kNoneMs : kNoneCylinders),
       check_cache_(policy == QueuePolicy::kSpctfOpt || policy == QueuePolicy::kWpctfOpt ||
                    policy == QueuePolicy::kAspctfOpt),

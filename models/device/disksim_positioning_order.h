@@ -1,6 +1,7 @@
 // DiskSim 4.0's disk schedulers that order by estimated positioning time
 // (disksim_ioqueue.c, ioqueue_get_request_from_opt_sptf_queue): SPTF_OPT, SPCTF_OPT,
-// WPTF_OPT, WPCTF_OPT, ASPTF_OPT and ASPCTF_OPT; and by seek distance
+// WPTF_OPT, WPCTF_OPT, ASPTF_OPT and ASPCTF_OPT, with SPTF_ROT_WEIGHT and
+// SPTF_SEEK_WEIGHT, which weigh its rotation and seek (Rule); and by seek distance
 // (ioqueue_get_request_from_sdf_queue): SDF_APPROX and SDF_EXACT; as its disk model
 // runs them, for a drive whose spec names one, or any HDD given such a --policy.
 //
@@ -72,9 +73,10 @@ class DisksimPositioningOrder {
 
   // The position, in arrival order, of the command to start among `n` >= 1 waiting;
   // `candidate(i)` is the i-th one, `estimate(i, bound_ms)` the drive's estimate of
-  // its positioning in ms, or any figure above `bound_ms` once its seek reaches that.
-  template <typename CandidateOf, typename Estimate>
-  size_t Pick(size_t n, CandidateOf candidate, Estimate estimate) {
+  // its positioning in ms, or any figure above `bound_ms` once its seek reaches that,
+  // and `seek(i)` of its seek alone (the rotation and seek weightings ask for it).
+  template <typename CandidateOf, typename Estimate, typename SeekOf>
+  size_t Pick(size_t n, CandidateOf candidate, Estimate estimate, SeekOf seek) {
     if (n == 1) return 0;
     order_.clear();
     for (size_t i = 0; i < n; ++i) order_.push_back({candidate(i), static_cast<uint32_t>(i)});
@@ -82,17 +84,10 @@ class DisksimPositioningOrder {
       return a.c.lbn != b.c.lbn ? a.c.lbn < b.c.lbn : a.arrival < b.arrival;
     });
     std::optional<uint32_t> best;
-    double best_ms = start_;
-    for (const Entry& e : order_) {
-      double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
-      if (age_ == Age::kCredited) delay -= e.c.age_ms * weight_ * 0.001;
-      if (!(delay < best_ms)) continue;
-      delay += estimate(e.arrival, best_ms - delay);
-      if (age_ == Age::kScaled) delay *= (weight_ - e.c.age_ms) / weight_;
-      if (delay < best_ms) {
-        best = e.arrival;
-        best_ms = delay;
-      }
+    switch (rule_) {
+      case Rule::kLeast: best = Least(estimate); break;
+      case Rule::kMostRotationOfTheLeast: best = MostRotationOfTheLeast(estimate, seek); break;
+      case Rule::kLeastSeekOfTheRunningLeast: best = LeastSeekOfTheRunningLeast(estimate, seek); break;
     }
     return best.value_or(0);
   }
@@ -107,12 +102,90 @@ class DisksimPositioningOrder {
   static constexpr double kNoneMs = 100000.0;           // DiskSim's starting mintime
   static constexpr double kNoneCylinders = 1000000.0;  // and min_distance
   enum class Age { kNone, kScaled, kCredited };
+  // How the costs choose (the weightings' latency_weight is 0: no spec sets it).
+  enum class Rule {
+    kLeast,                     // the first of the least cost
+    kMostRotationOfTheLeast,    // SPTF_ROT_WEIGHT: of the least cost, the most rotation, the last of a tie
+    kLeastSeekOfTheRunningLeast,  // SPTF_SEEK_WEIGHT: see LeastSeekOfTheRunningLeast
+  };
   struct Entry {
     Candidate c;
     uint32_t arrival;
   };
 
+  template <typename Estimate>
+  std::optional<uint32_t> Least(Estimate estimate) const {
+    std::optional<uint32_t> best;
+    double best_ms = start_;
+    for (const Entry& e : order_) {
+      double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
+      if (age_ == Age::kCredited) delay -= e.c.age_ms * weight_ * 0.001;
+      if (!(delay < best_ms)) continue;
+      delay += estimate(e.arrival, best_ms - delay);
+      if (age_ == Age::kScaled) delay *= (weight_ - e.c.age_ms) / weight_;
+      if (delay < best_ms) {
+        best = e.arrival;
+        best_ms = delay;
+      }
+    }
+    return best;
+  }
+
+  // The weightings' cost of `e`: its initiation delay and estimate, the estimate not
+  // bounded by a best (their walks keep mintime at its start); none past the start.
+  template <typename Estimate>
+  std::optional<double> UnboundedCost(const Entry& e, Estimate estimate) const {
+    const double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
+    if (!(delay < kNoneMs)) return std::nullopt;
+    return delay + estimate(e.arrival, kNoneMs - delay);
+  }
+
+  // SPTF_ROT_WEIGHT (ioqueue_get_request_from_opt_sptf_weight_queue): a first walk
+  // finds the least cost; a second takes, of the commands that cost no more, the one
+  // whose estimate exceeds its seek the most, the last of equals.
+  template <typename Estimate, typename SeekOf>
+  std::optional<uint32_t> MostRotationOfTheLeast(Estimate estimate, SeekOf seek) const {
+    double least = kNoneMs;
+    for (const Entry& e : order_) least = std::min(least, UnboundedCost(e, estimate).value_or(kNoneMs));
+    std::optional<uint32_t> best;
+    double most_rotation = 0.0;
+    for (const Entry& e : order_) {
+      const std::optional<double> cost = UnboundedCost(e, estimate);
+      if (!cost || !(*cost <= least)) continue;
+      const double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
+      const double rotation = *cost - delay - seek(e.arrival);
+      if (rotation >= most_rotation) {
+        best = e.arrival;
+        most_rotation = rotation;
+      }
+    }
+    return best;
+  }
+
+  // SPTF_SEEK_WEIGHT (ioqueue_get_request_from_opt_sptf_seek_weight_queue), one walk:
+  // a command that costs no more than the least so far (itself included) is taken if
+  // its seek is shorter than that of every command taken before it. So the pick is not
+  // always of the least cost: an earlier command of a shorter seek keeps its place.
+  template <typename Estimate, typename SeekOf>
+  std::optional<uint32_t> LeastSeekOfTheRunningLeast(Estimate estimate, SeekOf seek) const {
+    std::optional<uint32_t> best;
+    double least = kNoneMs;
+    double least_seek = kNoneMs;
+    for (const Entry& e : order_) {
+      const std::optional<double> cost = UnboundedCost(e, estimate);
+      if (!cost) continue;
+      least = std::min(least, *cost);
+      if (!(*cost <= least)) continue;
+      if (const double s = seek(e.arrival); s < least_seek) {
+        best = e.arrival;
+        least_seek = s;
+      }
+    }
+    return best;
+  }
+
   Measure measure_;
+  Rule rule_;
   double start_;
   bool check_cache_;
   Age age_;

@@ -21,6 +21,7 @@ namespace {
 
 constexpr uint32_t kCompleteEvent = 1;
 constexpr int64_t kPsPerNs = 1000;
+constexpr double kMsPerPs = 1e-9;
 
 int64_t Ps(SimTime ns) { return ns * kPsPerNs; }
 SimTime CeilNs(int64_t ps) { return (ps + kPsPerNs - 1) / kPsPerNs; }
@@ -123,6 +124,13 @@ class HddDevice::Impl {
   // REQUIRES: AdvanceReadAhead(t_ps) was called.
   double DisksimCost(Pending& p, int64_t t_ps, double bound_ms) const;
   double DisksimEstimateMs(Pending& p, int64_t t_ps, double bound_ms) const;
+  // DiskSim's estimate of p's seek alone (disk_buffer_estimate_seektime), in ms: the
+  // seek, head switch and write settle, a write at least the minimum seek delay.
+  double DisksimSeekMs(const Pending& p) const;
+  // DiskSim's estimates hold a write to the minimum seek delay at least.
+  double WriteFloorMs(bool is_write, double ms) const {
+    return is_write ? std::max(ms, static_cast<double>(Ps(p_.interface.min_seek_delay_ns)) * kMsPerPs) : ms;
+  }
   // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
   void AdvanceReadAhead(int64_t t_ps);
   // Latest instant a write-back segment's data reach the platter.
@@ -876,8 +884,12 @@ double HddDevice::Impl::DisksimCost(Pending& p, int64_t t, double bound_ms) cons
 // sectors (its "non-transfer" time); a write at least the minimum seek delay. A write
 // is never a hit here (DiskSim's appendable write, a write-back segment's destage
 // still writing, is not recognised).
+double HddDevice::Impl::DisksimSeekMs(const Pending& p) const {
+  const bool is_write = p.req.op == IoOp::kWrite;
+  return WriteFloorMs(is_write, static_cast<double>(mech_.PositionPs(p.first, is_write)) * kMsPerPs);
+}
+
 double HddDevice::Impl::DisksimEstimateMs(Pending& p, int64_t t, double bound_ms) const {
-  constexpr double kMsPerPs = 1e-9;
   const DeviceRequest& req = p.req;
   const bool is_write = req.op == IoOp::kWrite;
   const int64_t lbn = req.offset_bytes / 512;
@@ -899,9 +911,7 @@ double HddDevice::Impl::DisksimEstimateMs(Pending& p, int64_t t, double bound_ms
       wait += k * st - mech_.period_ps() + (run.sectors_per_track - run.blocks) * st;
     }
   }
-  const double ms = static_cast<double>(position + wait) * kMsPerPs;
-  const double min_seek_ms = static_cast<double>(Ps(p_.interface.min_seek_delay_ns)) * kMsPerPs;
-  return is_write ? std::max(ms, min_seek_ms) : ms;
+  return WriteFloorMs(is_write, static_cast<double>(position + wait) * kMsPerPs);
 }
 
 // --- the device ----------------------------------------------------------------
@@ -968,12 +978,13 @@ void HddDevice::StartNext() {
     const auto candidate = [&](size_t i) {
       const DeviceRequest& r = q[i].req;
       return DisksimPositioningOrder::Candidate{r.offset_bytes / 512, r.op == IoOp::kRead,
-                                                static_cast<double>(now_ps - Ps(q[i].submitted)) * 1e-9};
+                                                static_cast<double>(now_ps - Ps(q[i].submitted)) * kMsPerPs};
     };
     const auto estimate = [&](size_t i, double bound_ms) {
       return impl_->DisksimCost(q[i], last_sector_ps, bound_ms);
     };
-    pick = there == 0 ? 0 : impl_->positioning_order_->Pick(there, candidate, estimate);
+    const auto seek = [&](size_t i) { return impl_->DisksimSeekMs(q[i]); };
+    pick = there == 0 ? 0 : impl_->positioning_order_->Pick(there, candidate, estimate, seek);
   } else if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
     const int64_t now_ps = Ps(sim_->now());
     impl_->AdvanceReadAhead(now_ps);

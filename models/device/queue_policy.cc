@@ -10,7 +10,7 @@ namespace {
 // The *_lbn, *_cyl, *_opt and sdf_* policies are DiskSim 4.0's disk schedulers
 // (disksim_ioqueue.c), as its disk model runs them: models/device/disksim_queue_order.h
 // and disksim_positioning_order.h say how.
-constexpr std::array<QueuePolicyInfo, 17> kPolicies = {{
+constexpr std::array<QueuePolicyInfo, 19> kPolicies = {{
     {QueuePolicy::kFifo, "fifo", "arrival order"},
     {QueuePolicy::kSptf, "sptf",
      "shortest positioning time first, the command the arm and platter reach soonest (NCQ reordering)"},
@@ -47,6 +47,12 @@ constexpr std::array<QueuePolicyInfo, 17> kPolicies = {{
      "sptf_opt's cost less age x weight / 1000 ms, age in ms, weight the drive's 'Timeout time/weight' "
      "(DiskSim's ASPTF_OPT)"},
     {QueuePolicy::kAspctfOpt, "aspctf_opt", "spctf_opt's cost aged as asptf_opt's (DiskSim's ASPCTF_OPT)"},
+    {QueuePolicy::kSptfRotWeight, "sptf_rot_weight",
+     "of the commands of sptf_opt's least cost, the one whose estimate exceeds its seek the most, the last by "
+     "LBN of a tie (DiskSim's SPTF_ROT_WEIGHT)"},
+    {QueuePolicy::kSptfSeekWeight, "sptf_seek_weight",
+     "walking by LBN, a command of no more than the least sptf_opt cost so far whose seek is shorter than that of "
+     "every command taken before it (DiskSim's SPTF_SEEK_WEIGHT: not always the least cost)"},
     {QueuePolicy::kSdfApprox, "sdf_approx",
      "the fewest cylinders from the last block of the last command started, the first by LBN of a tie (DiskSim's "
      "SDF_APPROX)"},

@@ -30,6 +30,8 @@ enum class QueuePolicy : uint8_t {
   kWpctfOpt,   // WPCTF_OPT: SPCTF_OPT's cost scaled down with the command's age
   kAsptfOpt,   // ASPTF_OPT: SPTF_OPT's cost less a credit for the command's age
   kAspctfOpt,  // ASPCTF_OPT: SPCTF_OPT's cost less a credit for the command's age
+  kSptfRotWeight,   // SPTF_ROT_WEIGHT: of SPTF_OPT's least cost, the most rotation
+  kSptfSeekWeight,  // SPTF_SEEK_WEIGHT: the shortest seek among the running least costs
   kSdfApprox,  // SDF_APPROX: fewest cylinders from the last command's last block
   kSdfExact,   // SDF_EXACT: fewest cylinders from the arm
 };

@@ -475,10 +475,10 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
 // ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, ELEVATOR_CYL, CYCLE_CYL, SSTF_CYL, VSCAN_LBN and
 // VSCAN_CYL (2-7, 17, 18) as the address-ordered policies
 // (models/device/disksim_queue_order.h); SPTF_OPT, SPCTF_OPT, WPTF_OPT, WPCTF_OPT,
-// ASPTF_OPT and ASPCTF_OPT (8, 9, 11, 12, 14, 15) as the positioning-time policies,
-// which also take the initiation delays and "Timeout time/weight" into `scheduler`,
-// and SDF_APPROX and SDF_EXACT (22, 23) as the seek-distance ones
-// (models/device/disksim_positioning_order.h). The keys that act only under other
+// ASPTF_OPT and ASPCTF_OPT (8, 9, 11, 12, 14, 15), SPTF_ROT_OPT, SPTF_ROT_WEIGHT and
+// SPTF_SEEK_WEIGHT (24-26) as the positioning-time policies, which also take the
+// initiation delays and "Timeout time/weight" into `scheduler`, and SDF_APPROX and
+// SDF_EXACT (22, 23) as the seek-distance ones (models/device/disksim_positioning_order.h). The keys that act only under other
 // schedulers change nothing and are listed as ignored, as are the timeout scheme,
 // which DiskSim 4.0 itself ignores, and the cylinder mapping strategy, under which
 // DiskSim 4.0 puts every request on cylinder 0 wherever it runs. Any other scheduler
@@ -525,7 +525,7 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
     const Param* q = block.Find(key);
     return q == nullptr ? 0.0 : NumberOf(q->value, Quote(key));
   };
-  static constexpr std::array<std::pair<int, QueuePolicy>, 17> kModelled = {
+  static constexpr std::array<std::pair<int, QueuePolicy>, 20> kModelled = {
       {{1, QueuePolicy::kFifo},
        {2, QueuePolicy::kElevatorLbn},
        {3, QueuePolicy::kCycleLbn},
@@ -542,7 +542,10 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
        {17, QueuePolicy::kSstfLbn},
        {18, QueuePolicy::kVscanCyl},
        {22, QueuePolicy::kSdfApprox},
-       {23, QueuePolicy::kSdfExact}}};
+       {23, QueuePolicy::kSdfExact},
+       {24, QueuePolicy::kSptfOpt},  // SPTF_ROT_OPT: SPTF_OPT when latency_weight is 0, as no spec can set it
+       {25, QueuePolicy::kSptfRotWeight},
+       {26, QueuePolicy::kSptfSeekWeight}}};
   static constexpr std::array<const char*, 3> kMustBeZero = {"Sequential stream scheme", "Overlapping request scheme",
                                                              "Scheduling priority scheme"};
   static constexpr std::array<const char*, 3> kPositioningKeys = {"Read initiation delay", "Write initiation delay",

@@ -9,11 +9,11 @@ namespace disksim_positioning_order_test {
 
 using Candidate = DisksimPositioningOrder::Candidate;
 
-// Picks among `c` under `policy` with estimates `ms` (by arrival); `bounds` gets the
-// bound each estimate was asked with, `asked` which were asked.
+// Picks among `c` under `policy` with estimates `ms` and seeks `seek_ms` (by arrival);
+// `bounds` gets the bound each estimate was asked with, `asked` which were asked.
 size_t PickOf(QueuePolicy policy, const HddScheduler& s, const std::vector<Candidate>& c,
               const std::vector<double>& ms, std::vector<size_t>* asked = nullptr,
-              std::vector<double>* bounds = nullptr) {
+              std::vector<double>* bounds = nullptr, const std::vector<double>& seek_ms = {}) {
   DisksimPositioningOrder order(policy, s, 8);
   return order.Pick(
       c.size(), [&](size_t i) { return c[i]; },
@@ -21,7 +21,8 @@ size_t PickOf(QueuePolicy policy, const HddScheduler& s, const std::vector<Candi
         if (asked != nullptr) asked->push_back(i);
         if (bounds != nullptr) bounds->push_back(bound);
         return ms[i];
-      });
+      },
+      [&](size_t i) { return seek_ms.at(i); });
 }
 
 // The queue is walked by LBN, arrival breaking ties, and only a cost strictly below
@@ -67,6 +68,30 @@ TEST(DisksimPositioningOrderTest, AgesAsDiskSimWeighsThem) {
   EXPECT_EQ(PickOf(QueuePolicy::kSptfOpt, s, {{1, true, 20.0}, {2, true, 0.0}}, {3.0, 2.5}), 1u);
 }
 
+// SPTF_ROT_WEIGHT: of the least costs, the one of the most rotation (estimate less
+// seek), the last by LBN of equals. Costs 3, 2, 2 at LBNs 10, 20, 30 with seeks 1, 1.5,
+// 0.5: of the two at 2, LBN 30 turns 1.5 ms, LBN 20 0.5 ms: 30. With seeks 1, 1, 1 they
+// turn alike: the last, 30, again; with seeks 1, 0.5, 1.5, LBN 20.
+TEST(DisksimPositioningOrderTest, RotationWeightTakesTheMostRotationOfTheLeastCost) {
+  const HddScheduler none;
+  const std::vector<Candidate> c = {{10}, {20}, {30}};
+  EXPECT_EQ(PickOf(QueuePolicy::kSptfRotWeight, none, c, {3.0, 2.0, 2.0}, nullptr, nullptr, {1.0, 1.5, 0.5}), 2u);
+  EXPECT_EQ(PickOf(QueuePolicy::kSptfRotWeight, none, c, {3.0, 2.0, 2.0}, nullptr, nullptr, {1.0, 1.0, 1.0}), 2u);
+  EXPECT_EQ(PickOf(QueuePolicy::kSptfRotWeight, none, c, {3.0, 2.0, 2.0}, nullptr, nullptr, {1.0, 0.5, 1.5}), 1u);
+  EXPECT_EQ(PickOf(QueuePolicy::kSptfOpt, none, c, {3.0, 2.0, 2.0}, nullptr, nullptr, {1.0, 0.5, 1.5}), 1u);
+}
+
+// SPTF_SEEK_WEIGHT walks once: LBN 10 (cost 5, seek 1) is taken, being the least so far;
+// LBN 20 (cost 3, the new least) has a longer seek (2): 10 stays, though it costs more.
+// With LBN 20's seek 0.5, 20 is taken.
+TEST(DisksimPositioningOrderTest, SeekWeightKeepsAnEarlierShorterSeek) {
+  const HddScheduler none;
+  const std::vector<Candidate> c = {{10}, {20}};
+  EXPECT_EQ(PickOf(QueuePolicy::kSptfSeekWeight, none, c, {5.0, 3.0}, nullptr, nullptr, {1.0, 2.0}), 0u);
+  EXPECT_EQ(PickOf(QueuePolicy::kSptfSeekWeight, none, c, {5.0, 3.0}, nullptr, nullptr, {1.0, 0.5}), 1u);
+  EXPECT_EQ(PickOf(QueuePolicy::kSptfOpt, none, c, {5.0, 3.0}, nullptr, nullptr, {1.0, 2.0}), 1u);
+}
+
 // SDF compares distances with no delay, from 1,000,000 cylinders: a distance of
 // 200,000 still wins, and the initiation delays of the spec do not count.
 TEST(DisksimPositioningOrderTest, SdfComparesDistancesAlone) {
@@ -78,11 +103,11 @@ TEST(DisksimPositioningOrderTest, SdfComparesDistancesAlone) {
   EXPECT_EQ(PickOf(QueuePolicy::kSdfApprox, s, {{50, true}, {20, false}}, {3.0, 3.0}), 1u);
 }
 
-// The *_opt and sdf_* policies are this order's; the *_opt ones take the scheduler's
-// times, and those with a C ("cache") ask the cache.
-TEST(DisksimPositioningOrderTest, CoversTheOptAndSdfPoliciesAndTheCVariantsAskTheCache) {
+// The *_opt, sptf_*_weight and sdf_* policies are this order's; all but SDF take the
+// scheduler's times, and those with a C ("cache") ask the cache.
+TEST(DisksimPositioningOrderTest, CoversTheOptWeightAndSdfPoliciesAndTheCVariantsAskTheCache) {
   for (const QueuePolicyInfo& info : QueuePolicies()) {
-    const bool opt = info.name.ends_with("_opt");
+    const bool opt = info.name.ends_with("_opt") || (info.name.starts_with("sptf_") && info.name.ends_with("_weight"));
     const bool sdf = info.name.starts_with("sdf_");
     EXPECT_EQ(DisksimPositioningOrder::IsPositioningOrdered(info.policy), opt || sdf) << info.name;
     EXPECT_EQ(DisksimPositioningOrder::TakesSchedulerTimes(info.policy), opt) << info.name;

@@ -710,15 +710,17 @@ TEST(DisksimImportTest, AddressOrderedSchedulersBecomeTheDrivesOwnOrder) {
 }
 
 // DiskSim's positioning-time schedulers become the drive's own order: SPTF_OPT (8),
-// SPCTF_OPT (9), WPTF_OPT (11), WPCTF_OPT (12), ASPTF_OPT (14) and ASPCTF_OPT (15),
-// with the initiation delays and the age weight, which are then used; so do SDF_APPROX
+// SPCTF_OPT (9), WPTF_OPT (11), WPCTF_OPT (12), ASPTF_OPT (14), ASPCTF_OPT (15),
+// SPTF_ROT_OPT (24: SPTF_OPT, its latency weight being 0), SPTF_ROT_WEIGHT (25) and
+// SPTF_SEEK_WEIGHT (26), with the initiation delays and the age weight, then used; so do SDF_APPROX
 // (22) and SDF_EXACT (23), without them. Under an address-ordered scheduler, which never
 // reads them either, they are listed as ignored.
 TEST(DisksimImportTest, PositioningTimeSchedulersTakeTheirDelaysAndWeight) {
   for (const auto& [number, policy] :
        {std::pair{8, QueuePolicy::kSptfOpt}, std::pair{9, QueuePolicy::kSpctfOpt}, std::pair{11, QueuePolicy::kWptfOpt},
         std::pair{12, QueuePolicy::kWpctfOpt}, std::pair{14, QueuePolicy::kAsptfOpt},
-        std::pair{15, QueuePolicy::kAspctfOpt}}) {
+        std::pair{15, QueuePolicy::kAspctfOpt}, std::pair{24, QueuePolicy::kSptfOpt},
+        std::pair{25, QueuePolicy::kSptfRotWeight}, std::pair{26, QueuePolicy::kSptfSeekWeight}}) {
     SyntheticDrive drive;
     drive.Replace("t.diskspecs", "Scheduling policy = 1",
                   "Scheduling policy = " + std::to_string(number) +

@@ -110,7 +110,8 @@ const BadInput kCatalogue[] = {
      "unknown mirror policy 'nosuch' (known: least_pending, load_locality, rotor)"},
     {"UnknownQueuePolicy", "", "disk-bench --drive wd-re4-1tb --policy lifo",
      "--policy: \"lifo\" is not one of fifo, sptf, sstf_lbn, elevator_lbn, cycle_lbn, sstf_cyl, elevator_cyl, "
-     "cycle_cyl, vscan_cyl, sptf_opt, spctf_opt, wptf_opt, wpctf_opt, asptf_opt, aspctf_opt, sdf_approx, sdf_exact"},
+     "cycle_cyl, vscan_cyl, sptf_opt, spctf_opt, wptf_opt, wpctf_opt, asptf_opt, aspctf_opt, sptf_rot_weight, "
+     "sptf_seek_weight, sdf_approx, sdf_exact"},
     {"BadSetSyntax", "", kReaders + "--set zfs_prefetch_disable",
      "--set: \"zfs_prefetch_disable\" is not NAME=VALUE"},
     {"MissingFile", "", "replay $F.absent --target wd-re4-1tb", "$F.absent: cannot open: No such file or directory"},
