@@ -499,6 +499,7 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
     bool integer;
   };
   static constexpr double kNoMax = std::numeric_limits<double>::infinity();
+  static constexpr double kDelayCapMs = 1e6;
   static constexpr std::array<Range, 12> kRanges = {{{"Scheduling policy", 1, 28, true},
                                                      {"Cylinder mapping strategy", 0, 6, true},
                                                      {"Write initiation delay", 0, kNoMax, false},
@@ -559,8 +560,11 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
   }
   const bool positioning = order && DisksimPositioningOrder::TakesSchedulerTimes(*order);
   if (positioning) {
-    scheduler->read_initiation_delay_ns = MsToNs(value("Read initiation delay"));
-    scheduler->write_initiation_delay_ns = MsToNs(value("Write initiation delay"));
+    // A delay of 100 s or more makes every command cost more than DiskSim's starting
+    // best, as any larger one does: held there, it fits in ns.
+    const auto delay_ns = [&](const char* key) { return MsToNs(std::min(value(key), kDelayCapMs)); };
+    scheduler->read_initiation_delay_ns = delay_ns("Read initiation delay");
+    scheduler->write_initiation_delay_ns = delay_ns("Write initiation delay");
     scheduler->age_weight = static_cast<int>(std::min(value("Timeout time/weight"), double{INT_MAX}));
   }
   const auto in = [](const auto& keys, const std::string& key) {

@@ -744,6 +744,10 @@ TEST(DisksimImportTest, PositioningTimeSchedulersTakeTheirDelaysAndWeight) {
     EXPECT_EQ(import.queue_order, policy) << number;
     EXPECT_EQ(import.params.scheduler.read_initiation_delay_ns, 0) << number;  // SDF reads no delay
   }
+  // A delay too long for any command to be picked by cost stays too long, and fits.
+  SyntheticDrive slow;
+  slow.Replace("t.diskspecs", "Scheduling policy = 1", "Scheduling policy = 8, Read initiation delay = 100000000000000000000.0");
+  EXPECT_EQ(slow.Import("", DisksimHost::kReplaced).params.scheduler.read_initiation_delay_ns, MsToNs(1e6));
   SyntheticDrive sstf;
   sstf.Replace("t.diskspecs", "Scheduling policy = 1", "Scheduling policy = 4, Read initiation delay = 0.25");
   const DisksimImport import = sstf.Import("", DisksimHost::kReplaced);
