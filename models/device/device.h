@@ -22,11 +22,17 @@ namespace ziosim {
 
 enum class IoOp : uint8_t { kRead = 0, kWrite = 1 };
 
+// How urgently the host waits for a request, as DiskSim's request flags say it
+// (TIME_CRITICAL: a synchronous request; TIME_LIMITED: an asynchronous read), which its
+// priority schedulers read (PRI_VSCAN_LBN, PRI_ASPTF_OPT, PRI_ASPCTF_OPT).
+enum class Urgency : uint8_t { kNone = 0, kTimeLimited = 1, kTimeCritical = 2 };
+
 struct DeviceRequest {
   uint64_t tag = 0;  // caller's identifier, handed back on completion
   int64_t offset_bytes = 0;
   int64_t size_bytes = 0;
   IoOp op = IoOp::kRead;
+  Urgency urgency = Urgency::kNone;
 };
 
 class DeviceListener {

@@ -18,6 +18,8 @@ bool DisksimPositioningOrder::IsPositioningOrdered(QueuePolicy policy) {
     case QueuePolicy::kWpctfOpt:
     case QueuePolicy::kAsptfOpt:
     case QueuePolicy::kAspctfOpt:
+    case QueuePolicy::kPriAsptfOpt:
+    case QueuePolicy::kPriAspctfOpt:
     case QueuePolicy::kSptfRotWeight:
     case QueuePolicy::kSptfSeekWeight:
     case QueuePolicy::kSdfApprox:
@@ -36,10 +38,11 @@ DisksimPositioningOrder::DisksimPositioningOrder(QueuePolicy policy, const HddSc
                                                      : Rule::kLeast),
       start_(measure_ == Measure::kPositioningMs ? kNoneMs : kNoneCylinders),
       check_cache_(policy == QueuePolicy::kSpctfOpt || policy == QueuePolicy::kWpctfOpt ||
-                   policy == QueuePolicy::kAspctfOpt),
-      age_(policy == QueuePolicy::kWptfOpt || policy == QueuePolicy::kWpctfOpt       ? Age::kScaled
-           : policy == QueuePolicy::kAsptfOpt || policy == QueuePolicy::kAspctfOpt ? Age::kCredited
-                                                                                   : Age::kNone),
+                   policy == QueuePolicy::kAspctfOpt || policy == QueuePolicy::kPriAspctfOpt),
+      age_(policy == QueuePolicy::kWptfOpt || policy == QueuePolicy::kWpctfOpt           ? Age::kScaled
+           : policy == QueuePolicy::kAsptfOpt || policy == QueuePolicy::kAspctfOpt     ? Age::kCredited
+           : policy == QueuePolicy::kPriAsptfOpt || policy == QueuePolicy::kPriAspctfOpt ? Age::kCreditedIfUrgent
+                                                                                         : Age::kNone),
       weight_(scheduler.age_weight),
       // Distances carry no delay.
       read_delay_ms_(measure_ == Measure::kPositioningMs

@@ -1,6 +1,6 @@
 // DiskSim 4.0's disk schedulers that order by estimated positioning time
 // (disksim_ioqueue.c, ioqueue_get_request_from_opt_sptf_queue): SPTF_OPT, SPCTF_OPT,
-// WPTF_OPT, WPCTF_OPT, ASPTF_OPT and ASPCTF_OPT, with SPTF_ROT_WEIGHT and
+// WPTF_OPT, WPCTF_OPT, ASPTF_OPT, ASPCTF_OPT, PRI_ASPTF_OPT and PRI_ASPCTF_OPT, with SPTF_ROT_WEIGHT and
 // SPTF_SEEK_WEIGHT, which weigh its rotation and seek (Rule); and by seek distance
 // (ioqueue_get_request_from_sdf_queue): SDF_APPROX and SDF_EXACT; as its disk model
 // runs them, for a drive whose spec names one, or any HDD given such a --policy.
@@ -17,6 +17,7 @@
 // as DiskSim computes them in doubles:
 //   delay = the read or write initiation delay;
 //   ASPTF, ASPCTF: delay -= age x weight x 0.001 (age in ms since it reached the drive);
+//   PRI_ASPTF, PRI_ASPCTF: so for a time-critical or time-limited command only;
 //   if delay < best so far:
 //     delay += the drive's estimate (disk_buffer_estimate_servtime): for the C
 //       variants a read the cache holds whole 0, in part 1e-9 ms; else the seek and
@@ -53,7 +54,8 @@ class DisksimPositioningOrder {
   struct Candidate {
     int64_t lbn = 0;
     bool is_read = true;
-    double age_ms = 0;  // since it reached the drive
+    double age_ms = 0;    // since it reached the drive
+    bool urgent = false;  // time-critical or time-limited (the PRI variants credit only these)
   };
 
   // REQUIRES: IsPositioningOrdered(policy). Holds up to `queue_depth` commands without allocating.
@@ -101,7 +103,7 @@ class DisksimPositioningOrder {
  private:
   static constexpr double kNoneMs = 100000.0;           // DiskSim's starting mintime
   static constexpr double kNoneCylinders = 1000000.0;  // and min_distance
-  enum class Age { kNone, kScaled, kCredited };
+  enum class Age { kNone, kScaled, kCredited, kCreditedIfUrgent };
   // How the costs choose (the weightings' latency_weight is 0: no spec sets it).
   enum class Rule {
     kLeast,                     // the first of the least cost
@@ -119,7 +121,9 @@ class DisksimPositioningOrder {
     double best_ms = start_;
     for (const Entry& e : order_) {
       double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
-      if (age_ == Age::kCredited) delay -= e.c.age_ms * weight_ * 0.001;
+      if (age_ == Age::kCredited || (age_ == Age::kCreditedIfUrgent && e.c.urgent)) {
+        delay -= e.c.age_ms * weight_ * 0.001;
+      }
       if (!(delay < best_ms)) continue;
       delay += estimate(e.arrival, best_ms - delay);
       if (age_ == Age::kScaled) delay *= (weight_ - e.c.age_ms) / weight_;

@@ -10,17 +10,18 @@
 #include <vector>
 
 #include "models/device/disksim_positioning_order.h"
+#include "models/device/disksim_priority_order.h"
 #include "models/device/disksim_queue_order.h"
 #include "models/device/hdd_cache.h"
 #include "models/device/hdd_map.h"
 #include "models/device/hdd_mechanism.h"
+#include "sim/core/time.h"
 
 namespace ziosim {
 
 namespace {
 
 constexpr uint32_t kCompleteEvent = 1;
-constexpr int64_t kPsPerNs = 1000;
 constexpr double kMsPerPs = 1e-9;
 
 int64_t Ps(SimTime ns) { return ns * kPsPerNs; }
@@ -108,6 +109,7 @@ class HddDevice::Impl {
       positioning_order_.emplace(dev.policy_, p_.scheduler, p_.queue_depth);
       last_block_cylinder_ = geo_.Map(0).cylinder;
     }
+    if (dev.policy_ == QueuePolicy::kPriVscanLbn) priority_order_.emplace(p_.scheduler, geo_.total_blocks());
     runs_.reserve(64);
   }
 
@@ -173,6 +175,7 @@ class HddDevice::Impl {
   std::optional<DisksimQueueOrder> disksim_order_;  // DiskSim's address-ordered schedulers' state
   std::optional<DisksimPositioningOrder> positioning_order_;  // DiskSim's *_opt and SDF schedulers
   int last_block_cylinder_ = 0;  // SDF_APPROX: of the last block of the last command started
+  std::optional<DisksimPriorityOrder> priority_order_;  // DiskSim's PRI_VSCAN_LBN
   // When the current command's media access ended (its start if it had none): the
   // arm is then free for the next command, which DiskSim's disk takes from those that
   // had reached it by then.
@@ -978,13 +981,22 @@ void HddDevice::StartNext() {
     const auto candidate = [&](size_t i) {
       const DeviceRequest& r = q[i].req;
       return DisksimPositioningOrder::Candidate{r.offset_bytes / 512, r.op == IoOp::kRead,
-                                                static_cast<double>(now_ps - Ps(q[i].submitted)) * kMsPerPs};
+                                                static_cast<double>(now_ps - Ps(q[i].submitted)) * kMsPerPs,
+                                                r.urgency != Urgency::kNone};
     };
     const auto estimate = [&](size_t i, double bound_ms) {
       return impl_->DisksimCost(q[i], last_sector_ps, bound_ms);
     };
     const auto seek = [&](size_t i) { return impl_->DisksimSeekMs(q[i]); };
     pick = there == 0 ? 0 : impl_->positioning_order_->Pick(there, candidate, estimate, seek);
+  } else if (impl_->priority_order_ && q.size() > 1) {
+    const size_t there = there_at_release();
+    const auto candidate = [&](size_t i) {
+      const DeviceRequest& r = q[i].req;
+      return DisksimPriorityOrder::Candidate{r.offset_bytes / 512,
+                                             r.op == IoOp::kRead || r.urgency == Urgency::kTimeCritical};
+    };
+    pick = there == 0 ? 0 : impl_->priority_order_->Pick(there, candidate);
   } else if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
     const int64_t now_ps = Ps(sim_->now());
     impl_->AdvanceReadAhead(now_ps);
@@ -1007,6 +1019,7 @@ void HddDevice::Impl::Start() {
   if (disksim_order_) {
     disksim_order_->Started(current_.req.offset_bytes / 512, current_.req.size_bytes / 512, DisksimKey);
   }
+  if (priority_order_) priority_order_->Started(current_.req.offset_bytes / 512);
   if (positioning_order_ &&
       positioning_order_->measure() == DisksimPositioningOrder::Measure::kCylindersFromLastBlock) {
     last_block_cylinder_ = geo_.Map((current_.req.offset_bytes + current_.req.size_bytes) / 512 - 1).cylinder;

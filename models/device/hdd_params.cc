@@ -78,6 +78,7 @@ void HddParams::Validate() const {
     Fail(who, "initiation delay is negative");
   }
   if (scheduler.age_weight < 0) Fail(who, "age weight is negative");
+  if (scheduler.priority_scheduling < 0) Fail(who, "priority weight is negative");
 }
 
 }  // namespace ziosim

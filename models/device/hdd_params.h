@@ -215,11 +215,16 @@ struct HddCache {
 // What DiskSim's positioning-time schedulers (the *_opt queue policies) add to a
 // waiting command's estimated positioning: the firmware's work before the arm moves
 // (DiskSim's "Read/Write initiation delay"), and how much its age counts ("Timeout
-// time/weight", an integer there too).
+// time/weight", an integer there too). PRI_VSCAN_LBN reads two more: the sweep it
+// runs ("Timeout scheduling": 2 ELEVATOR_LBN, 3 CYCLE_LBN, else SSTF_LBN's) and the
+// weight of a read or time-critical request, in % of the drive's blocks ("Priority
+// scheduling").
 struct HddScheduler {
   SimTime read_initiation_delay_ns = 0;
   SimTime write_initiation_delay_ns = 0;
   int age_weight = 0;
+  int timeout_scheduling = 0;
+  int priority_scheduling = 0;
 };
 
 struct HddParams {

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/core/time.h"
+
 namespace ziosim {
 
 namespace {
-constexpr int64_t kPsPerNs = 1000;
 constexpr double kPsPerMs = 1e9;
 }  // namespace
 

@@ -10,7 +10,7 @@ namespace {
 // The *_lbn, *_cyl, *_opt and sdf_* policies are DiskSim 4.0's disk schedulers
 // (disksim_ioqueue.c), as its disk model runs them: models/device/disksim_queue_order.h
 // and disksim_positioning_order.h say how.
-constexpr std::array<QueuePolicyInfo, 19> kPolicies = {{
+constexpr std::array<QueuePolicyInfo, 22> kPolicies = {{
     {QueuePolicy::kFifo, "fifo", "arrival order"},
     {QueuePolicy::kSptf, "sptf",
      "shortest positioning time first, the command the arm and platter reach soonest (NCQ reordering)"},
@@ -58,6 +58,14 @@ constexpr std::array<QueuePolicyInfo, 19> kPolicies = {{
      "SDF_APPROX)"},
     {QueuePolicy::kSdfExact, "sdf_exact",
      "the fewest cylinders from where the arm last read, the first by LBN of a tie (DiskSim's SDF_EXACT)"},
+    {QueuePolicy::kPriAsptfOpt, "pri_asptf_opt",
+     "asptf_opt crediting the age of time-critical and time-limited commands only (DiskSim's PRI_ASPTF_OPT)"},
+    {QueuePolicy::kPriAspctfOpt, "pri_aspctf_opt",
+     "aspctf_opt crediting the age of time-critical and time-limited commands only (DiskSim's PRI_ASPCTF_OPT)"},
+    {QueuePolicy::kPriVscanLbn, "pri_vscan_lbn",
+     "the highest of the drive's blocks less the LBN distance from the last command's first block (down costing "
+     "the blocks again under an elevator), plus the drive's 'Priority scheduling' % of its blocks for a read or "
+     "time-critical command, the first to come of a tie (DiskSim's PRI_VSCAN_LBN)"},
 }};
 
 }  // namespace

@@ -34,6 +34,10 @@ enum class QueuePolicy : uint8_t {
   kSptfSeekWeight,  // SPTF_SEEK_WEIGHT: the shortest seek among the running least costs
   kSdfApprox,  // SDF_APPROX: fewest cylinders from the last command's last block
   kSdfExact,   // SDF_EXACT: fewest cylinders from the arm
+  kPriAsptfOpt,   // PRI_ASPTF_OPT: ASPTF_OPT, crediting only urgent commands' age
+  kPriAspctfOpt,  // PRI_ASPCTF_OPT: ASPCTF_OPT, crediting only urgent commands' age
+  // DiskSim's PRI_VSCAN_LBN (models/device/disksim_priority_order.h; HDD only):
+  kPriVscanLbn,  // the highest of LBN nearness plus a weight for reads and time-critical commands
 };
 
 struct QueuePolicyInfo {

@@ -470,22 +470,26 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
 }
 
 // The disk's own scheduler (DiskSim's ioqueue) orders the requests waiting in its
-// queue. Modelled when it merges, delays and ranks nothing (no sequential-stream
-// scheme, overlap scheme or priority scheme): FCFS (policy 1) as the drive's fifo;
+// queue. Modelled when it merges and ranks nothing (no sequential-stream scheme,
+// overlap scheme or priority scheme): FCFS (policy 1) as the drive's fifo;
 // ELEVATOR_LBN, CYCLE_LBN, SSTF_LBN, ELEVATOR_CYL, CYCLE_CYL, SSTF_CYL, VSCAN_LBN and
 // VSCAN_CYL (2-7, 17, 18) as the address-ordered policies
 // (models/device/disksim_queue_order.h); SPTF_OPT, SPCTF_OPT, WPTF_OPT, WPCTF_OPT,
-// ASPTF_OPT and ASPCTF_OPT (8, 9, 11, 12, 14, 15), SPTF_ROT_OPT, SPTF_ROT_WEIGHT and
-// SPTF_SEEK_WEIGHT (24-26) as the positioning-time policies, which also take the
-// initiation delays and "Timeout time/weight" into `scheduler`, and SDF_APPROX and
-// SDF_EXACT (22, 23) as the seek-distance ones (models/device/disksim_positioning_order.h). The keys that act only under other
+// ASPTF_OPT, ASPCTF_OPT, PRI_ASPTF_OPT and PRI_ASPCTF_OPT (8, 9, 11, 12, 14, 15, 20,
+// 21), SPTF_ROT_OPT, SPTF_ROT_WEIGHT and SPTF_SEEK_WEIGHT (24-26) as the
+// positioning-time policies, which take the initiation delays and "Timeout
+// time/weight" into `scheduler`, and SDF_APPROX and SDF_EXACT (22, 23) as the
+// seek-distance ones (models/device/disksim_positioning_order.h); PRI_VSCAN_LBN (19),
+// which takes "Timeout scheduling" and "Priority scheduling" into `scheduler`
+// (models/device/disksim_priority_order.h). The keys that act only under other
 // schedulers change nothing and are listed as ignored, as are the timeout scheme,
 // which DiskSim 4.0 itself ignores, and the cylinder mapping strategy, under which
-// DiskSim 4.0 puts every request on cylinder 0 wherever it runs. Any other scheduler
-// is not modelled (SATF_OPT, WATF_OPT and ASATF_OPT abort DiskSim 4.0 once two
-// requests wait: disk_buffer_estimate_acctime asserts false): its keys are listed as
-// ignored and the caller's order (fifo, or sptf by default) applies. With "Max queue
-// length" = 1 no order matters. Every key is checked against DiskSim's range
+// DiskSim 4.0 puts every request on cylinder 0 wherever it runs. SATF_OPT, WATF_OPT,
+// ASATF_OPT and TSPS (10, 13, 16, 27) stop DiskSim 4.0 once two requests wait
+// (disk_buffer_estimate_acctime asserts false), and BATCH_FCFS (28) at its first
+// request of a trace that marks no batches: they are not modelled, their keys listed
+// as ignored and the caller's order (fifo, or sptf by default) applied. With "Max
+// queue length" = 1 no order matters. Every key is checked against DiskSim's range
 // (ioqueue.modspec) all the same.
 std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* scheduler, IgnoredKeys* ignored) {
   const Param* p = r.Optional("Scheduler");
@@ -526,7 +530,7 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
     const Param* q = block.Find(key);
     return q == nullptr ? 0.0 : NumberOf(q->value, Quote(key));
   };
-  static constexpr std::array<std::pair<int, QueuePolicy>, 20> kModelled = {
+  static constexpr std::array<std::pair<int, QueuePolicy>, 23> kModelled = {
       {{1, QueuePolicy::kFifo},
        {2, QueuePolicy::kElevatorLbn},
        {3, QueuePolicy::kCycleLbn},
@@ -542,6 +546,9 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
        {15, QueuePolicy::kAspctfOpt},
        {17, QueuePolicy::kSstfLbn},
        {18, QueuePolicy::kVscanCyl},
+       {19, QueuePolicy::kPriVscanLbn},
+       {20, QueuePolicy::kPriAsptfOpt},
+       {21, QueuePolicy::kPriAspctfOpt},
        {22, QueuePolicy::kSdfApprox},
        {23, QueuePolicy::kSdfExact},
        {24, QueuePolicy::kSptfOpt},  // SPTF_ROT_OPT: SPTF_OPT when latency_weight is 0, as no spec can set it
@@ -551,6 +558,7 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
                                                              "Scheduling priority scheme"};
   static constexpr std::array<const char*, 3> kPositioningKeys = {"Read initiation delay", "Write initiation delay",
                                                                   "Timeout time/weight"};
+  static constexpr std::array<const char*, 2> kPriorityKeys = {"Timeout scheduling", "Priority scheduling"};
   std::optional<QueuePolicy> order;
   for (auto [number, policy] : kModelled) {
     if (value("Scheduling policy") == number) order = policy;
@@ -559,6 +567,11 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
     order.reset();
   }
   const bool positioning = order && DisksimPositioningOrder::TakesSchedulerTimes(*order);
+  const bool priority = order == QueuePolicy::kPriVscanLbn;
+  if (priority) {
+    scheduler->timeout_scheduling = static_cast<int>(value("Timeout scheduling"));
+    scheduler->priority_scheduling = static_cast<int>(value("Priority scheduling"));
+  }
   if (positioning) {
     // A delay of 100 s or more makes every command cost more than DiskSim's starting
     // best, as any larger one does: held there, it fits in ns.
@@ -572,7 +585,7 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
   };
   for (const Param& q : block.params) {
     const bool used = order && (q.key == "Scheduling policy" || in(kMustBeZero, q.key) ||
-                                (positioning && in(kPositioningKeys, q.key)));
+                                (positioning && in(kPositioningKeys, q.key)) || (priority && in(kPriorityKeys, q.key)));
     if (!used) ignored->Add(q);
   }
   return order;

@@ -36,9 +36,11 @@ from option_check import add_oracle_arguments, edit, pairs
 TOLERANCE_MS = 0.001
 
 
-def write_trace(path, seed, count, mean_ms, read_share, sequential_share, blocks):
-    """An open trace: exponential gaps (the first request at 0), 4-32 KiB, some sequential runs."""
+def write_trace(path, seed, count, mean_ms, read_share, sequential_share, blocks, async_share=0.0):
+    """An open trace: exponential gaps (the first request at 0), 4-32 KiB, some sequential runs, some
+    flagged asynchronous (DiskSim's 0x100: a read then time-limited), drawn apart from the rest."""
     rng = random.Random(seed)
+    flags_rng = random.Random(seed + 1)
     t, next_block = 0.0, 0
     with open(path, "w") as f:
         for i in range(count):
@@ -48,7 +50,8 @@ def write_trace(path, seed, count, mean_ms, read_share, sequential_share, blocks
             sequential = rng.random() < sequential_share and next_block + size <= blocks
             block = next_block if sequential else rng.randrange(0, blocks - size)
             read = 1 if rng.random() < read_share else 0
-            f.write(f"{t:.6f}\t0\t{block}\t{size}\t{read}\n")
+            flags = read | (0x100 if flags_rng.random() < async_share else 0)
+            f.write(f"{t:.6f}\t0\t{block}\t{size}\t{flags:x}\n")
             next_block = block + size
 
 
@@ -79,7 +82,7 @@ def compare(folder, trace, show):
     arrival = [float(fields[0]) for fields in rows]
     waiting = collections.defaultdict(collections.deque)  # (block, count, read) -> trace indexes
     for i, fields in enumerate(rows):
-        waiting[(int(fields[2]), int(fields[3]), int(fields[4]) & 1)].append(i)
+        waiting[(int(fields[2]), int(fields[3]), int(fields[4], 16) & 1)].append(i)
     theirs = {}
     with open(os.path.join(folder, "disksim.csv"), newline="") as f:
         for r in csv.DictReader(f):  # in completion order: requests of one key complete in order
@@ -109,7 +112,7 @@ def run(args, drive, settings):
             f.write(edit(text, 0, settings, spec))
         trace = os.path.join(folder, "queued.trace")
         write_trace(trace, args.seed, args.requests, args.mean_ms, args.read_share, args.sequential_share,
-                    traced_blocks(folder, drive))
+                    traced_blocks(folder, drive), args.async_share)
         env = dict(os.environ, DISKSIM_REQUEST_CSV=os.path.join(folder, "disksim.csv"))
         d = subprocess.run([args.disksim, drive + ".parv", "out.outv", "ascii", trace, "0"], cwd=folder, env=env,
                            capture_output=True, text=True, check=False)
@@ -135,6 +138,8 @@ def main():
     ap.add_argument("--read-share", type=float, default=1.0)
     ap.add_argument("--sequential-share", type=float, default=0.0, help="share continuing the previous request")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--async-share", type=float, default=0.0,
+                    help="share flagged asynchronous (time-limited reads, for the PRI schedulers)")
     ap.add_argument("--policy", help="ziosim's queue order (default: the drive's own, as its disk scheduler says "
                                      "where ziosim has it; set DiskSim's with --set 'Scheduling policy=N')")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print the first N requests that differ")

@@ -13,6 +13,9 @@ using SimTime = int64_t;  // ns
 inline constexpr SimTime kNsPerUs = 1000;
 inline constexpr SimTime kNsPerMs = 1000 * kNsPerUs;
 inline constexpr SimTime kNsPerSec = 1000 * kNsPerMs;
+// Picoseconds per ns: the HDD model's unit, fine enough for a sector's start on a
+// 2,000-sector track.
+inline constexpr int64_t kPsPerNs = 1000;
 
 // Converts a duration in (possibly fractional) milliseconds, as datasheets and
 // DiskSim specs state them, to the nearest nanosecond.

@@ -65,6 +65,8 @@ struct TraceRecord {
   // Which traced thread issued it (strace and DTrace: the PID; 0 in the other
   // formats): validate mode paces each one on its own.
   int64_t stream = 0;
+  // DiskSim ascii traces: how urgent its flags mark it; kNone in the other formats.
+  Urgency urgency = Urgency::kNone;
 };
 
 // blkparse's MAJOR,MINOR as the kernel packs a dev_t (MKDEV: 20 minor bits),

@@ -44,12 +44,13 @@ class ObjectsTarget final : public ReplayTarget, public ReadCaller, public Write
   // A read() of a file takes any byte range.
   int64_t sector_bytes() const override { return files_ ? 1 : kZvolSectorBytes; }
   bool CanSubmit() const override { return true; }
-  void Submit(uint32_t tag, IoOp op, int32_t file, int64_t offset_bytes, int64_t size_bytes) override {
-    Books& b = op == IoOp::kWrite ? writes_ : reads_;
+  // The pool's own I/O classes decide how urgent its leaf I/Os are, not the trace.
+  void Submit(uint32_t tag, const TraceRecord& record, int64_t offset_bytes, int64_t size_bytes) override {
+    Books& b = record.op == IoOp::kWrite ? writes_ : reads_;
     ++b.calls;
     b.asked_bytes += size_bytes;
-    const int object = first_object_ + (files_ ? file : 0);
-    if (op == IoOp::kWrite) {
+    const int object = first_object_ + (files_ ? record.file : 0);
+    if (record.op == IoOp::kWrite) {
       dmu_write_->Write(object, offset_bytes, size_bytes, this, tag);
     } else {
       dmu_.Read(object, offset_bytes, size_bytes, this, tag);

@@ -91,8 +91,8 @@ class DeviceTarget final : public ReplayTarget, public DeviceListener {
   int64_t capacity_bytes(int32_t /*file*/) const override { return dev_.capacity_bytes(); }
   int64_t sector_bytes() const override { return dev_.sector_bytes(); }
   bool CanSubmit() const override { return dev_.in_device() < dev_.queue_depth(); }
-  void Submit(uint32_t tag, IoOp op, int32_t /*file*/, int64_t offset_bytes, int64_t size_bytes) override {
-    dev_.Submit(DeviceRequest{tag, offset_bytes, size_bytes, op});
+  void Submit(uint32_t tag, const TraceRecord& record, int64_t offset_bytes, int64_t size_bytes) override {
+    dev_.Submit(DeviceRequest{tag, offset_bytes, size_bytes, record.op, record.urgency});
   }
   void set_listener(ReplayTargetListener* listener) override {
     listener_ = listener;
@@ -413,7 +413,7 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
       Request& q = slots_[slot] = waiting_.front();
       waiting_.pop_front();
       q.issued_ns = sim_.now();
-      target_.Submit(slot, q.record.op, q.record.file, q.offset_bytes, q.size_bytes);
+      target_.Submit(slot, q.record, q.offset_bytes, q.size_bytes);
     }
   }
 

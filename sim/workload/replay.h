@@ -88,8 +88,9 @@ class ReplayTarget {
   virtual std::string refuses_writes() const { return {}; }
   // Whether one more request may be submitted now.
   virtual bool CanSubmit() const = 0;
-  // Starts a request to `file` (as in capacity_bytes); its completion goes to the listener with `tag`.
-  virtual void Submit(uint32_t tag, IoOp op, int32_t file, int64_t offset_bytes, int64_t size_bytes) = 0;
+  // Starts `record`'s request (its op, to its file as in capacity_bytes, with its urgency)
+  // at the given offset and size; its completion goes to the listener with `tag`.
+  virtual void Submit(uint32_t tag, const TraceRecord& record, int64_t offset_bytes, int64_t size_bytes) = 0;
   // Owns the completions while the replay runs (nullptr: released).
   virtual void set_listener(ReplayTargetListener* listener) = 0;
   // The replay is over at `now`: close busy-time accounting.

@@ -101,6 +101,15 @@ void LeafVdev::ChangePriority(Zio* zio, ZioPriority priority) {
   if (queue_->ChangePriority(zio, priority)) zio->priority = priority;
 }
 
+// How urgent a leaf I/O of class `p` is to a drive whose scheduler asks (DiskSim's
+// priority schedulers): the sync classes time-critical, as DiskSim marks a synchronous
+// request; the other reads (prefetch, scrub) time-limited, as it marks an asynchronous
+// read; the other writes (the txg's, resilver's) neither.
+static Urgency UrgencyOf(ZioPriority p, IoOp op) {
+  if (p == ZioPriority::kSyncRead || p == ZioPriority::kSyncWrite) return Urgency::kTimeCritical;
+  return op == IoOp::kRead ? Urgency::kTimeLimited : Urgency::kNone;
+}
+
 // Cuts `io` into commands of at most the platform's limit; the tag carries the zio.
 void LeafVdev::IssueToDevice(Zio* io) {
   io->issued_ns = ctx_->sim->now();
@@ -108,9 +117,10 @@ void LeafVdev::IssueToDevice(Zio* io) {
   io->device_pieces = static_cast<int>(pieces);
   if (pieces > 1) ++stats_.split_ios;
   const IoOp op = io->type == ZioType::kWrite ? IoOp::kWrite : IoOp::kRead;
+  const Urgency urgency = UrgencyOf(io->priority, op);
   for (int64_t off = 0; off < io->size; off += max_command_bytes_) {
     const int64_t size = std::min(max_command_bytes_, io->size - off);
-    SubmitOrHold(DeviceRequest{reinterpret_cast<uint64_t>(io), io->offset + off, size, op});
+    SubmitOrHold(DeviceRequest{reinterpret_cast<uint64_t>(io), io->offset + off, size, op, urgency});
   }
 }
 

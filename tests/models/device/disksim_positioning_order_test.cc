@@ -68,6 +68,16 @@ TEST(DisksimPositioningOrderTest, AgesAsDiskSimWeighsThem) {
   EXPECT_EQ(PickOf(QueuePolicy::kSptfOpt, s, {{1, true, 20.0}, {2, true, 0.0}}, {3.0, 2.5}), 1u);
 }
 
+// PRI_ASPTF credits the age of urgent commands only: the older command, not urgent,
+// costs its 3 ms against 2.5; urgent, 3 - 10 x 0.1 = 2.
+TEST(DisksimPositioningOrderTest, PriorityVariantsCreditOnlyUrgentCommands) {
+  HddScheduler s;
+  s.age_weight = 100;
+  EXPECT_EQ(PickOf(QueuePolicy::kPriAsptfOpt, s, {{1, true, 10.0, false}, {2, true, 0.0}}, {3.0, 2.5}), 1u);
+  EXPECT_EQ(PickOf(QueuePolicy::kPriAsptfOpt, s, {{1, true, 10.0, true}, {2, true, 0.0}}, {3.0, 2.5}), 0u);
+  EXPECT_EQ(PickOf(QueuePolicy::kPriAspctfOpt, s, {{1, true, 10.0, true}, {2, true, 0.0}}, {3.0, 2.5}), 0u);
+}
+
 // SPTF_ROT_WEIGHT: of the least costs, the one of the most rotation (estimate less
 // seek), the last by LBN of equals. Costs 3, 2, 2 at LBNs 10, 20, 30 with seeks 1, 1.5,
 // 0.5: of the two at 2, LBN 30 turns 1.5 ms, LBN 20 0.5 ms: 30. With seeks 1, 1, 1 they

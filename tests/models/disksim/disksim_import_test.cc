@@ -719,7 +719,8 @@ TEST(DisksimImportTest, PositioningTimeSchedulersTakeTheirDelaysAndWeight) {
   for (const auto& [number, policy] :
        {std::pair{8, QueuePolicy::kSptfOpt}, std::pair{9, QueuePolicy::kSpctfOpt}, std::pair{11, QueuePolicy::kWptfOpt},
         std::pair{12, QueuePolicy::kWpctfOpt}, std::pair{14, QueuePolicy::kAsptfOpt},
-        std::pair{15, QueuePolicy::kAspctfOpt}, std::pair{24, QueuePolicy::kSptfOpt},
+        std::pair{15, QueuePolicy::kAspctfOpt}, std::pair{20, QueuePolicy::kPriAsptfOpt},
+        std::pair{21, QueuePolicy::kPriAspctfOpt}, std::pair{24, QueuePolicy::kSptfOpt},
         std::pair{25, QueuePolicy::kSptfRotWeight}, std::pair{26, QueuePolicy::kSptfSeekWeight}}) {
     SyntheticDrive drive;
     drive.Replace("t.diskspecs", "Scheduling policy = 1",
@@ -748,6 +749,15 @@ TEST(DisksimImportTest, PositioningTimeSchedulersTakeTheirDelaysAndWeight) {
   SyntheticDrive slow;
   slow.Replace("t.diskspecs", "Scheduling policy = 1", "Scheduling policy = 8, Read initiation delay = 100000000000000000000.0");
   EXPECT_EQ(slow.Import("", DisksimHost::kReplaced).params.scheduler.read_initiation_delay_ns, MsToNs(1e6));
+  // PRI_VSCAN_LBN (19) takes the sweep and the weight of reads instead.
+  SyntheticDrive pri;
+  pri.Replace("t.diskspecs", "Scheduling policy = 1",
+              "Scheduling policy = 19, Timeout scheduling = 2, Priority scheduling = 7, Read initiation delay = 0.25");
+  const DisksimImport pri_import = pri.Import("", DisksimHost::kReplaced);
+  EXPECT_EQ(pri_import.queue_order, QueuePolicy::kPriVscanLbn);
+  EXPECT_EQ(pri_import.params.scheduler.timeout_scheduling, 2);
+  EXPECT_EQ(pri_import.params.scheduler.priority_scheduling, 7);
+  EXPECT_EQ(pri_import.params.scheduler.read_initiation_delay_ns, 0);
   SyntheticDrive sstf;
   sstf.Replace("t.diskspecs", "Scheduling policy = 1", "Scheduling policy = 4, Read initiation delay = 0.25");
   const DisksimImport import = sstf.Import("", DisksimHost::kReplaced);

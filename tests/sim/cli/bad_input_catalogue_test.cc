@@ -11,6 +11,7 @@
 #include <string>
 
 #include "models/catalog/catalog.h"
+#include "models/device/queue_policy.h"
 #include "sim/core/text.h"
 #include "sim/trace/trace_reader.h"
 #include "sim/zfs/tunables.h"
@@ -27,7 +28,7 @@ struct BadInput {
   std::string name;   // the class of bad input (also the test's name)
   std::string file;   // written to a temporary file $F first (may be empty: an empty file)
   std::string args;   // the command line; $F stands for the file's path
-  // The exact stderr line after "ziosim: "; $F as above, and $DRIVES, $PROFILES, $FORMATS
+  // The exact stderr line after "ziosim: "; $F as above, and $DRIVES, $PROFILES, $POLICIES, $FORMATS
   // for the lists of known names (which grow as the project does).
   std::string error;
 };
@@ -39,6 +40,7 @@ void Replace(std::string& text, const std::string& token, const std::string& by)
 std::string Expand(std::string text, const std::string& path) {
   Replace(text, "$DRIVES", ziosim::Join(ziosim::CatalogNames()));
   Replace(text, "$PROFILES", ziosim::Join(ziosim::ProfileNames()));
+  Replace(text, "$POLICIES", ziosim::QueuePolicyNames());
   Replace(text, "$FORMATS", ziosim::TraceFormatList());
   Replace(text, "$F", path);  // last: the other tokens start with $F too
   return text;
@@ -109,9 +111,7 @@ const BadInput kCatalogue[] = {
     {"UnknownMirrorPolicy", "", "readers --pool 'mirror wd-re4-1tb wd-re4-1tb' --readers 1 --set mirror_policy=nosuch",
      "unknown mirror policy 'nosuch' (known: least_pending, load_locality, rotor)"},
     {"UnknownQueuePolicy", "", "disk-bench --drive wd-re4-1tb --policy lifo",
-     "--policy: \"lifo\" is not one of fifo, sptf, sstf_lbn, elevator_lbn, cycle_lbn, sstf_cyl, elevator_cyl, "
-     "cycle_cyl, vscan_cyl, sptf_opt, spctf_opt, wptf_opt, wpctf_opt, asptf_opt, aspctf_opt, sptf_rot_weight, "
-     "sptf_seek_weight, sdf_approx, sdf_exact"},
+     "--policy: \"lifo\" is not one of $POLICIES"},
     {"BadSetSyntax", "", kReaders + "--set zfs_prefetch_disable",
      "--set: \"zfs_prefetch_disable\" is not NAME=VALUE"},
     {"MissingFile", "", "replay $F.absent --target wd-re4-1tb", "$F.absent: cannot open: No such file or directory"},

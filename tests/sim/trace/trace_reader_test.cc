@@ -118,6 +118,29 @@ TEST(TraceReaderTest, DisksimAscii) {
                                    {10'250'000, R, 0, 512, -1, 4}});
 }
 
+// The urgency DiskSim's priority schedulers read, from the flags as its ascii reader
+// takes them: TIME_CRITICAL (0x2) and TIME_LIMITED (0x4) as given, an ASYNCHRONOUS
+// (0x100) read time-limited, a SYNCHRONOUS (0x80) request not also asynchronous
+// time-critical, any other none.
+TEST(TraceReaderTest, DisksimAsciiFlagsGiveTheUrgency) {
+  test::TempFile f("flags.ascii",
+                   "0 0 10 8 1\n"     // a plain read
+                   "1 0 10 8 0\n"     // a plain write
+                   "2 0 10 8 2\n"     // TIME_CRITICAL write
+                   "3 0 10 8 5\n"     // TIME_LIMITED read
+                   "4 0 10 8 101\n"   // asynchronous read
+                   "5 0 10 8 100\n"   // asynchronous write
+                   "6 0 10 8 80\n"    // synchronous write
+                   "7 0 10 8 181\n"   // both: asynchronous read
+                   "8 0 10 8 180\n");  // both: a write, neither
+  const std::vector<TraceRecord> got = ReadAll(f.path(), TraceFormat::kDisksimAscii);
+  std::vector<Urgency> urgency;
+  for (const TraceRecord& r : got) urgency.push_back(r.urgency);
+  using U = Urgency;
+  EXPECT_EQ(urgency, (std::vector<Urgency>{U::kNone, U::kNone, U::kTimeCritical, U::kTimeLimited, U::kTimeLimited,
+                                           U::kNone, U::kTimeCritical, U::kTimeLimited, U::kNone}));
+}
+
 TEST(TraceReaderTest, BlkparsePairsDWithCAndKeepsIssueOrder) {
   auto reader = OpenTrace(test::FormatFixture("blkparse.txt"));
   EXPECT_EQ(reader->format(), TraceFormat::kBlkparse);

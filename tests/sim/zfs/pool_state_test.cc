@@ -19,7 +19,7 @@
 #include "sim/zfs/pool_spec.h"
 
 namespace ziosim {
-namespace {
+namespace pool_state_test {
 
 // Small rotational disks: 128 MiB metaslabs (highbit(asize / 200) = 27), about 120 per vdev, so
 // every metaslab can be laid out and its free segments counted.
@@ -253,11 +253,11 @@ TEST(PoolStateTest, HistogramFollowsAllocAndFree) {
   }
 }
 
-}  // namespace
+}  // namespace pool_state_test
 }  // namespace ziosim
 
 namespace ziosim {
-namespace {
+namespace pool_state_test {
 
 // The old data as the scan sees it: the allocated runs tile the used space, in
 // offset order, never overlapping, and add up to what the allocator counts as
@@ -283,5 +283,5 @@ TEST(UsedRunsTest, OldDataRunsAreTheAllocatedSpace) {
   }
 }
 
-}  // namespace
+}  // namespace pool_state_test
 }  // namespace ziosim
