@@ -171,6 +171,15 @@ class HddDevice::Impl {
   }
   // Serves current_ now and schedules its completion. REQUIRES: the drive is idle.
   void Start();
+  // Whether the drive orders its queue as one of DiskSim's schedulers does.
+  bool HasDisksimScheduler() const {
+    return disksim_order_.has_value() || positioning_order_.has_value() || priority_order_.has_value();
+  }
+  // Which of the first `there` waiting commands (>= 1; those there when the arm was
+  // released) the drive's DiskSim scheduler starts, the command before completing at `now_ps`.
+  size_t PickAsDisksim(size_t there, int64_t now_ps);
+  // Which waiting command SPTF starts at `now_ps`: the one the arm and platter reach soonest.
+  size_t PickSptf(int64_t now_ps);
   ArrivalQueue<Pending> queue_;
   std::optional<DisksimQueueOrder> disksim_order_;  // DiskSim's address-ordered schedulers' state
   std::optional<DisksimPositioningOrder> positioning_order_;  // DiskSim's *_opt and SDF schedulers
@@ -956,62 +965,61 @@ void HddDevice::StartNext() {
   auto& q = impl_->queue_;
   if (q.empty()) return;
   size_t pick = 0;
-  // DiskSim's disk picks when the arm is released, among the commands there then
-  // (disk_release_hda -> ioqueue_show_next_request), the one that released it still
-  // in its queue; if none was there, the first to come took the arm at its arrival.
-  const int64_t released = impl_->media_done_ps_;
-  const auto there_at_release = [&] {
+  const int64_t now_ps = Ps(sim_->now());
+  if (q.size() > 1 && impl_->HasDisksimScheduler()) {
+    // DiskSim's disk picks among the commands there when its arm was released
+    // (disk_release_hda -> ioqueue_show_next_request), the one that released it still
+    // in its queue; if none was there, the first to come took the arm at its arrival.
     size_t there = 0;
-    while (there < q.size() && Ps(q[there].submitted) <= released) ++there;
-    return there;
-  };
-  if (impl_->disksim_order_ && q.size() > 1) {
-    const size_t there = there_at_release();
-    const auto key = [](const Impl::Pending& p) { return DisksimKey(p.req.offset_bytes / 512); };
-    pick = there == 0 ? 0
-                      : impl_->disksim_order_->Pick(
-                            there, [&](size_t i) { return key(q[i]); }, key(impl_->current_));
-  } else if (impl_->positioning_order_ && q.size() > 1) {
-    // The same commands, picked as the command before completes (their ages run to
-    // now) and costed from the arm's last sector (disksim_positioning_order.h).
-    const size_t there = there_at_release();
-    const int64_t now_ps = Ps(sim_->now());
-    impl_->AdvanceReadAhead(now_ps);
-    const int64_t last_sector_ps = impl_->LastSectorPs(now_ps);
-    const auto candidate = [&](size_t i) {
-      const DeviceRequest& r = q[i].req;
-      return DisksimPositioningOrder::Candidate{r.offset_bytes / 512, r.op == IoOp::kRead,
-                                                static_cast<double>(now_ps - Ps(q[i].submitted)) * kMsPerPs,
-                                                r.urgency != Urgency::kNone};
-    };
-    const auto estimate = [&](size_t i, double bound_ms) {
-      return impl_->DisksimCost(q[i], last_sector_ps, bound_ms);
-    };
-    const auto seek = [&](size_t i) { return impl_->DisksimSeekMs(q[i]); };
-    pick = there == 0 ? 0 : impl_->positioning_order_->Pick(there, candidate, estimate, seek);
-  } else if (impl_->priority_order_ && q.size() > 1) {
-    const size_t there = there_at_release();
-    const auto candidate = [&](size_t i) {
-      const DeviceRequest& r = q[i].req;
-      return DisksimPriorityOrder::Candidate{r.offset_bytes / 512,
-                                             r.op == IoOp::kRead || r.urgency == Urgency::kTimeCritical};
-    };
-    pick = there == 0 ? 0 : impl_->priority_order_->Pick(there, candidate);
-  } else if (policy_ == QueuePolicy::kSptf && q.size() > 1) {
-    const int64_t now_ps = Ps(sim_->now());
-    impl_->AdvanceReadAhead(now_ps);
-    // The first command of the least cost: none after one of cost 0 can beat it.
-    int64_t best = impl_->EstimateAccessPs(q[0], now_ps, std::numeric_limits<int64_t>::max());
-    for (size_t i = 1; i < q.size() && best > 0; ++i) {
-      const int64_t cost = impl_->EstimateAccessPs(q[i], now_ps, best);
-      if (cost < best) {
-        best = cost;
-        pick = i;
-      }
-    }
+    while (there < q.size() && Ps(q[there].submitted) <= impl_->media_done_ps_) ++there;
+    if (there > 0) pick = impl_->PickAsDisksim(there, now_ps);
+  } else if (q.size() > 1 && policy_ == QueuePolicy::kSptf) {
+    pick = impl_->PickSptf(now_ps);
   }
   impl_->current_ = q.Take(pick);
   impl_->Start();
+}
+
+size_t HddDevice::Impl::PickAsDisksim(size_t there, int64_t now_ps) {
+  if (disksim_order_) {
+    const auto key = [](const Pending& p) { return DisksimKey(p.req.offset_bytes / 512); };
+    return disksim_order_->Pick(there, [&](size_t i) { return key(queue_[i]); }, key(current_));
+  }
+  if (priority_order_) {
+    return priority_order_->Pick(there, [&](size_t i) {
+      const DeviceRequest& r = queue_[i].req;
+      return DisksimPriorityOrder::Candidate{r.offset_bytes / 512,
+                                             r.op == IoOp::kRead || r.urgency == Urgency::kTimeCritical};
+    });
+  }
+  // Picked as the command before completes (ages run to now), costed from the arm's
+  // last sector (disksim_positioning_order.h).
+  AdvanceReadAhead(now_ps);
+  const int64_t last_sector_ps = LastSectorPs(now_ps);
+  const auto candidate = [&](size_t i) {
+    const DeviceRequest& r = queue_[i].req;
+    return DisksimPositioningOrder::Candidate{r.offset_bytes / 512, r.op == IoOp::kRead,
+                                              static_cast<double>(now_ps - Ps(queue_[i].submitted)) * kMsPerPs,
+                                              r.urgency != Urgency::kNone};
+  };
+  const auto estimate = [&](size_t i, double bound_ms) { return DisksimCost(queue_[i], last_sector_ps, bound_ms); };
+  const auto seek = [&](size_t i) { return DisksimSeekMs(queue_[i]); };
+  return positioning_order_->Pick(there, candidate, estimate, seek);
+}
+
+// The first command of the least cost: none after one of cost 0 can beat it.
+size_t HddDevice::Impl::PickSptf(int64_t now_ps) {
+  AdvanceReadAhead(now_ps);
+  size_t pick = 0;
+  int64_t best = EstimateAccessPs(queue_[0], now_ps, std::numeric_limits<int64_t>::max());
+  for (size_t i = 1; i < queue_.size() && best > 0; ++i) {
+    const int64_t cost = EstimateAccessPs(queue_[i], now_ps, best);
+    if (cost < best) {
+      best = cost;
+      pick = i;
+    }
+  }
+  return pick;
 }
 
 void HddDevice::Impl::Start() {
