@@ -24,8 +24,11 @@ of the validation folder; nothing is written elsewhere.
 import argparse
 import collections
 import csv
+import hashlib
+import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -76,8 +79,9 @@ def own_times(done, arrival):
     return times
 
 
-def compare(folder, trace, show):
-    """Share of DiskSim's completed requests whose own time ziosim matches within 1 us."""
+def equal_requests(folder, trace, show=0):
+    """(equal, compared): how many of DiskSim's completed requests (folder/disksim.csv) ziosim
+    (folder/ziosim.csv) completes in the same own time within 1 us, of how many; (0, 0) if none."""
     rows = [line.split() for line in open(trace)]
     arrival = [float(fields[0]) for fields in rows]
     waiting = collections.defaultdict(collections.deque)  # (block, count, read) -> trace indexes
@@ -90,7 +94,7 @@ def compare(folder, trace, show):
     with open(os.path.join(folder, "ziosim.csv"), newline="") as f:
         ours = {int(r["i"]): float(r["done_ms"]) for r in csv.DictReader(f)}
     if not theirs:
-        return "DiskSim completes no request"
+        return 0, 0
     # DiskSim stops at the trace's end with requests still queued: compare the ones it completed.
     ours = {i: ours[i] for i in theirs}
     theirs, ours = own_times(theirs, arrival), own_times(ours, arrival)
@@ -98,10 +102,25 @@ def compare(folder, trace, show):
     differing = sorted(i for i in theirs if abs(theirs[i] - ours[i]) > TOLERANCE_MS)
     for i in differing[:show]:
         print(f"  line {i + 1}: {' '.join(rows[i])}: DiskSim {theirs[i]:.6f} ms, ziosim {ours[i]:.6f} ms")
-    return f"{100.0 * equal / len(theirs):.2f} % of {len(theirs)}"
+    return equal, len(theirs)
 
 
-def run(args, drive, settings):
+def save_ref(folder, trace, drive, settings, equal, compared, into):
+    """The run as a test reference (tests/python/test_disksim_queue.py): the trace, DiskSim's
+    completions, and the settings with ziosim's share, which the test requires at least."""
+    name = drive + "-" + "-".join(re.sub(r"[^a-z0-9]+", "", f"{k}{v}".lower()) for k, v in settings)
+    os.makedirs(into, exist_ok=True)
+    with open(trace, "rb") as f:
+        trace_name = f"{drive}-{hashlib.sha1(f.read()).hexdigest()[:10]}.trace"  # runs of one trace share it
+    shutil.copy(trace, os.path.join(into, trace_name))
+    shutil.copy(os.path.join(folder, "disksim.csv"), os.path.join(into, name + ".disksim.csv"))
+    with open(os.path.join(into, name + ".json"), "w") as f:
+        json.dump({"drive": drive, "trace": trace_name, "settings": settings, "equal": equal, "compared": compared},
+                  f, indent=1)
+        f.write("\n")
+
+
+def run(args, drive, settings, save=False):
     with tempfile.TemporaryDirectory(prefix="queue-check-") as scratch:
         folder = os.path.join(scratch, "valid")
         shutil.copytree(args.valid, folder)
@@ -126,7 +145,12 @@ def run(args, drive, settings):
                            check=False)
         if z.returncode != 0:
             return "ziosim refuses: " + z.stderr.strip().splitlines()[-1]
-        return compare(folder, trace, args.show)
+        equal, compared = equal_requests(folder, trace, args.show)
+        if not compared:
+            return "DiskSim completes no request"
+        if save:
+            save_ref(folder, trace, drive, settings, equal, compared, args.save_ref)
+        return f"{100.0 * equal / compared:.2f} % of {compared}"
 
 
 def main():
@@ -143,6 +167,7 @@ def main():
     ap.add_argument("--policy", help="ziosim's queue order (default: the drive's own, as its disk scheduler says "
                                      "where ziosim has it; set DiskSim's with --set 'Scheduling policy=N')")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print the first N requests that differ")
+    ap.add_argument("--save-ref", metavar="DIR", help="keep each queued run as a test reference in DIR")
     a = ap.parse_args()
     a.ziosim, a.disksim, a.valid = (os.path.abspath(x) for x in (a.ziosim, a.disksim, a.valid))
     if a.queue < 1:
@@ -153,7 +178,7 @@ def main():
     print("|---|---|---|")
     for drive in a.drives:
         one = run(a, drive, settings + [("Max queue length", "1")])
-        queued = run(a, drive, settings + [("Max queue length", str(a.queue))])
+        queued = run(a, drive, settings + [("Max queue length", str(a.queue))], save=a.save_ref is not None)
         print(f"| {drive} | {one} | {queued} |", flush=True)
 
 
