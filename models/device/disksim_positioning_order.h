@@ -81,7 +81,7 @@ class DisksimPositioningOrder {
   size_t Pick(size_t n, CandidateOf candidate, Estimate estimate, SeekOf seek) {
     if (n == 1) return 0;
     order_.clear();
-    for (size_t i = 0; i < n; ++i) order_.push_back({candidate(i), static_cast<uint32_t>(i)});
+    for (size_t i = 0; i < n; ++i) order_.push_back({candidate(i), static_cast<uint32_t>(i), std::nullopt});
     std::sort(order_.begin(), order_.end(), [](const Entry& a, const Entry& b) {
       return a.c.lbn != b.c.lbn ? a.c.lbn < b.c.lbn : a.arrival < b.arrival;
     });
@@ -113,14 +113,17 @@ class DisksimPositioningOrder {
   struct Entry {
     Candidate c;
     uint32_t arrival;
+    std::optional<double> cost;  // the weightings' UnboundedCost, once computed
   };
+
+  double DelayMs(const Entry& e) const { return e.c.is_read ? read_delay_ms_ : write_delay_ms_; }
 
   template <typename Estimate>
   std::optional<uint32_t> Least(Estimate estimate) const {
     std::optional<uint32_t> best;
     double best_ms = start_;
     for (const Entry& e : order_) {
-      double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
+      double delay = DelayMs(e);
       if (age_ == Age::kCredited || (age_ == Age::kCreditedIfUrgent && e.c.urgent)) {
         delay -= e.c.age_ms * weight_ * 0.001;
       }
@@ -139,7 +142,7 @@ class DisksimPositioningOrder {
   // bounded by a best (their walks keep mintime at its start); none past the start.
   template <typename Estimate>
   std::optional<double> UnboundedCost(const Entry& e, Estimate estimate) const {
-    const double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
+    const double delay = DelayMs(e);
     if (!(delay < kNoneMs)) return std::nullopt;
     return delay + estimate(e.arrival, kNoneMs - delay);
   }
@@ -148,16 +151,17 @@ class DisksimPositioningOrder {
   // finds the least cost; a second takes, of the commands that cost no more, the one
   // whose estimate exceeds its seek the most, the last of equals.
   template <typename Estimate, typename SeekOf>
-  std::optional<uint32_t> MostRotationOfTheLeast(Estimate estimate, SeekOf seek) const {
+  std::optional<uint32_t> MostRotationOfTheLeast(Estimate estimate, SeekOf seek) {
     double least = kNoneMs;
-    for (const Entry& e : order_) least = std::min(least, UnboundedCost(e, estimate).value_or(kNoneMs));
+    for (Entry& e : order_) {
+      e.cost = UnboundedCost(e, estimate);
+      least = std::min(least, e.cost.value_or(kNoneMs));
+    }
     std::optional<uint32_t> best;
     double most_rotation = 0.0;
     for (const Entry& e : order_) {
-      const std::optional<double> cost = UnboundedCost(e, estimate);
-      if (!cost || !(*cost <= least)) continue;
-      const double delay = e.c.is_read ? read_delay_ms_ : write_delay_ms_;
-      const double rotation = *cost - delay - seek(e.arrival);
+      if (!e.cost || !(*e.cost <= least)) continue;
+      const double rotation = *e.cost - DelayMs(e) - seek(e.arrival);
       if (rotation >= most_rotation) {
         best = e.arrival;
         most_rotation = rotation;

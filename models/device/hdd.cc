@@ -110,6 +110,7 @@ class HddDevice::Impl {
       last_block_cylinder_ = geo_.Map(0).cylinder;
     }
     if (dev.policy_ == QueuePolicy::kPriVscanLbn) priority_order_.emplace(p_.scheduler, geo_.total_blocks());
+    estimates_ = dev.policy_ == QueuePolicy::kSptf || positioning_order_.has_value();
     runs_.reserve(64);
   }
 
@@ -129,6 +130,13 @@ class HddDevice::Impl {
   // DiskSim's estimate of p's seek alone (disk_buffer_estimate_seektime), in ms: the
   // seek, head switch and write settle, a write at least the minimum seek delay.
   double DisksimSeekMs(const Pending& p) const;
+  // The cache segment holding p's first block now (-1: none), looked for again only
+  // among the segments changed since p last looked; remembered in p.
+  int RefreshSegment(Pending& p) const {
+    p.seg = cache_.FindAgain(p.req.offset_bytes / 512, p.seg, p.seg_version);
+    p.seg_version = cache_.version();
+    return p.seg;
+  }
   // DiskSim's estimates hold a write to the minimum seek delay at least.
   double WriteFloorMs(bool is_write, double ms) const {
     return is_write ? std::max(ms, static_cast<double>(Ps(p_.interface.min_seek_delay_ns)) * kMsPerPs) : ms;
@@ -156,16 +164,16 @@ class HddDevice::Impl {
     int seg = -1;
     uint64_t seg_version = HddSegmentCache::kNever;
   };
-  // Makes `p` the command `req` arriving at `t`, ready for its service (and with
-  // `estimates`, for the positioning estimates). Filled in place, where it will be
-  // served or wait: a command built elsewhere and copied there at once would be read
-  // with wide loads right after the narrow stores that built it, which stalls.
-  void Arrive(const DeviceRequest& req, SimTime t, bool estimates, Pending& p) const {
+  // Makes `p` the command `req` arriving at `t`, ready for its service (and, on a
+  // drive that estimates positioning, for the estimates). Filled in place, where it
+  // will be served or wait: a command built elsewhere and copied there at once would
+  // be read with wide loads right after the narrow stores that built it, which stalls.
+  void Arrive(const DeviceRequest& req, SimTime t, Pending& p) const {
     p.req = req;
     p.submitted = t;
     p.after_write = last_done_was_write_;
     p.first = geo_.Map(req.offset_bytes / 512);
-    p.first_start_ps = estimates ? mech_.SectorStartPs(p.first) : 0;
+    p.first_start_ps = estimates_ ? mech_.SectorStartPs(p.first) : 0;
     p.seg = -1;
     p.seg_version = HddSegmentCache::kNever;
   }
@@ -185,6 +193,7 @@ class HddDevice::Impl {
   std::optional<DisksimPositioningOrder> positioning_order_;  // DiskSim's *_opt and SDF schedulers
   int last_block_cylinder_ = 0;  // SDF_APPROX: of the last block of the last command started
   std::optional<DisksimPriorityOrder> priority_order_;  // DiskSim's PRI_VSCAN_LBN
+  bool estimates_ = false;  // the order estimates positioning (sptf, DiskSim's *_opt and SDF)
   // When the current command's media access ended (its start if it had none): the
   // arm is then free for the next command, which DiskSim's disk takes from those that
   // had reached it by then.
@@ -869,9 +878,7 @@ int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) 
   if (p_.cache.enabled && req.op == IoOp::kRead) {
     // Cached, or coming in with the read-ahead stream: no positioning at all.
     const int64_t lbn = req.offset_bytes / 512;
-    p.seg = cache_.FindAgain(lbn, p.seg, p.seg_version);
-    p.seg_version = cache_.version();
-    const int seg = p.seg;
+    const int seg = RefreshSegment(p);
     if ((seg >= 0 && cache_.at(seg).end >= lbn + req.size_bytes / 512) || JoinsReadAhead(seg, lbn)) return 0;
   }
   const int64_t start = std::max(t, arm_free_ps_) + mech_.PositionPs(p.first, req.op == IoOp::kWrite);
@@ -896,21 +903,15 @@ double HddDevice::Impl::DisksimCost(Pending& p, int64_t t, double bound_ms) cons
 // sectors (its "non-transfer" time); a write at least the minimum seek delay. A write
 // is never a hit here (DiskSim's appendable write, a write-back segment's destage
 // still writing, is not recognised).
-double HddDevice::Impl::DisksimSeekMs(const Pending& p) const {
-  const bool is_write = p.req.op == IoOp::kWrite;
-  return WriteFloorMs(is_write, static_cast<double>(mech_.PositionPs(p.first, is_write)) * kMsPerPs);
-}
-
 double HddDevice::Impl::DisksimEstimateMs(Pending& p, int64_t t, double bound_ms) const {
   const DeviceRequest& req = p.req;
   const bool is_write = req.op == IoOp::kWrite;
   const int64_t lbn = req.offset_bytes / 512;
   const int64_t n = req.size_bytes / 512;
   if (positioning_order_->check_cache() && !is_write && p_.cache.enabled) {
-    p.seg = cache_.FindAgain(lbn, p.seg, p.seg_version);
-    p.seg_version = cache_.version();
-    if (p.seg >= 0 && cache_.at(p.seg).end >= lbn + n) return 0.0;
-    if (p.seg >= 0 || JoinsReadAhead(p.seg, lbn)) return DisksimPositioningOrder::kPartialHitMs;
+    const int seg = RefreshSegment(p);
+    if (seg >= 0 && cache_.at(seg).end >= lbn + n) return 0.0;
+    if (seg >= 0 || JoinsReadAhead(seg, lbn)) return DisksimPositioningOrder::kPartialHitMs;
   }
   const int64_t position = mech_.PositionPs(p.first, is_write);
   if (static_cast<double>(position) * kMsPerPs >= bound_ms) return bound_ms + DisksimPositioningOrder::kBeyondBoundMs;
@@ -924,6 +925,12 @@ double HddDevice::Impl::DisksimEstimateMs(Pending& p, int64_t t, double bound_ms
     }
   }
   return WriteFloorMs(is_write, static_cast<double>(position + wait) * kMsPerPs);
+}
+
+// DiskSim's disk_buffer_estimate_seektime.
+double HddDevice::Impl::DisksimSeekMs(const Pending& p) const {
+  const bool is_write = p.req.op == IoOp::kWrite;
+  return WriteFloorMs(is_write, static_cast<double>(mech_.PositionPs(p.first, is_write)) * kMsPerPs);
 }
 
 // --- the device ----------------------------------------------------------------
@@ -947,15 +954,14 @@ void HddDevice::Submit(const DeviceRequest& req) {
   CheckRequest(req);
   ++in_device_;
   stats_.OnEnter(sim_->now(), in_device_);
-  const bool estimates = policy_ == QueuePolicy::kSptf || impl_->positioning_order_.has_value();
   // An idle drive with nothing waiting starts the command at once; otherwise it
   // waits its turn (a listener may submit while older commands wait).
   if (!impl_->busy_ && impl_->queue_.empty()) {
-    impl_->Arrive(req, sim_->now(), estimates, impl_->current_);
+    impl_->Arrive(req, sim_->now(), impl_->current_);
     impl_->Start();
     return;
   }
-  impl_->Arrive(req, sim_->now(), estimates, impl_->queue_.Append());
+  impl_->Arrive(req, sim_->now(), impl_->queue_.Append());
   if (!impl_->busy_) StartNext();
 }
 

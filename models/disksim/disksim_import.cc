@@ -469,6 +469,40 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
   r.Inert("Low (write) water mark", 0.0);
 }
 
+// Holds every key of a "Scheduler" block to DiskSim's range (ioqueue.modspec), whether
+// the model uses it or not: a spec DiskSim refuses is refused here too.
+void CheckSchedulerRanges(const Block& block) {
+  struct Range {
+    const char* key;
+    double min;
+    double max;
+    bool integer;
+  };
+  static constexpr double kNoMax = std::numeric_limits<double>::infinity();
+  static constexpr std::array<Range, 12> kRanges = {{{"Scheduling policy", 1, 28, true},
+                                                     {"Cylinder mapping strategy", 0, 6, true},
+                                                     {"Write initiation delay", 0, kNoMax, false},
+                                                     {"Read initiation delay", 0, kNoMax, false},
+                                                     {"Maximum concat size", 0, kNoMax, true},
+                                                     {"Overlapping request scheme", 0, 2, true},
+                                                     {"Sequential stream diff maximum", 0, 2, true},
+                                                     {"Timeout time/weight", 0, kNoMax, true},
+                                                     {"Timeout scheduling", 0, 21, true},
+                                                     {"Scheduling priority scheme", 0, 1, true},
+                                                     {"Priority scheduling", 0, 21, true},
+                                                     {"Sequential stream scheme", -kNoMax, kNoMax, true}}};
+  for (const Range& range : kRanges) {
+    const Param* q = block.Find(range.key);
+    if (q == nullptr) continue;
+    const double v = range.integer ? static_cast<double>(IntegerOf(q->value, Quote(range.key)))
+                                   : NumberOf(q->value, Quote(range.key));
+    if (!(v >= range.min && v <= range.max)) {
+      Fail(q->value.where, Quote(range.key) + " = " + q->value.text + " is outside " + Format(range.min) + ".." +
+                               (range.max == kNoMax ? std::string("") : Format(range.max)));
+    }
+  }
+}
+
 // The disk's own scheduler (DiskSim's ioqueue) orders the requests waiting in its
 // queue. Modelled when it merges and ranks nothing (no sequential-stream scheme,
 // overlap scheme or priority scheme): FCFS (policy 1) as the drive's fifo;
@@ -496,36 +530,7 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
   if (p == nullptr) return std::nullopt;
   if (p->value.kind != Value::Kind::kBlock) Fail(p->value.where, "'Scheduler' must be a block");
   const Block& block = *p->value.block;
-  struct Range {
-    const char* key;
-    double min;
-    double max;
-    bool integer;
-  };
-  static constexpr double kNoMax = std::numeric_limits<double>::infinity();
-  static constexpr double kDelayCapMs = 1e6;
-  static constexpr std::array<Range, 12> kRanges = {{{"Scheduling policy", 1, 28, true},
-                                                     {"Cylinder mapping strategy", 0, 6, true},
-                                                     {"Write initiation delay", 0, kNoMax, false},
-                                                     {"Read initiation delay", 0, kNoMax, false},
-                                                     {"Maximum concat size", 0, kNoMax, true},
-                                                     {"Overlapping request scheme", 0, 2, true},
-                                                     {"Sequential stream diff maximum", 0, 2, true},
-                                                     {"Timeout time/weight", 0, kNoMax, true},
-                                                     {"Timeout scheduling", 0, 21, true},
-                                                     {"Scheduling priority scheme", 0, 1, true},
-                                                     {"Priority scheduling", 0, 21, true},
-                                                     {"Sequential stream scheme", -kNoMax, kNoMax, true}}};
-  for (const Range& range : kRanges) {
-    const Param* q = block.Find(range.key);
-    if (q == nullptr) continue;
-    const double v = range.integer ? static_cast<double>(IntegerOf(q->value, Quote(range.key)))
-                                   : NumberOf(q->value, Quote(range.key));
-    if (!(v >= range.min && v <= range.max)) {
-      Fail(q->value.where, Quote(range.key) + " = " + q->value.text + " is outside " + Format(range.min) + ".." +
-                               (range.max == kNoMax ? std::string("") : Format(range.max)));
-    }
-  }
+  CheckSchedulerRanges(block);
   const auto value = [&](const char* key) {
     const Param* q = block.Find(key);
     return q == nullptr ? 0.0 : NumberOf(q->value, Quote(key));
@@ -575,6 +580,7 @@ std::optional<QueuePolicy> DiskQueueOrder(BlockReader& r, HddScheduler* schedule
   if (positioning) {
     // A delay of 100 s or more makes every command cost more than DiskSim's starting
     // best, as any larger one does: held there, it fits in ns.
+    constexpr double kDelayCapMs = 1e6;
     const auto delay_ns = [&](const char* key) { return MsToNs(std::min(value(key), kDelayCapMs)); };
     scheduler->read_initiation_delay_ns = delay_ns("Read initiation delay");
     scheduler->write_initiation_delay_ns = delay_ns("Write initiation delay");
