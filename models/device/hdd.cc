@@ -84,6 +84,51 @@ class ArrivalQueue {
   std::vector<uint32_t> free_;   // slots not in use
 };
 
+// When the drive holds its bus for the command in service: the spans from each
+// connection (to take the command, send data or the completion) to its disconnection.
+// A command the host sends meanwhile reaches the drive only once the bus is let go
+// (HddInterface::commands_wait_for_bus). Kept only when `enabled` (a drive that can
+// have a command sent while it serves another, on such a bus); capacity is kept from
+// command to command.
+class BusOccupancy {
+ public:
+  static constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+  void Enable(size_t capacity) {
+    enabled_ = true;
+    spans_.reserve(capacity);
+  }
+  void Clear() {
+    spans_.clear();
+    since_ = kNever;
+  }
+  // The drive takes the bus at `t` (if it has not already).
+  void Connect(int64_t t) {
+    if (enabled_ && since_ == kNever) since_ = t;
+  }
+  // The drive lets the bus go at `t` (if it holds it).
+  void Disconnect(int64_t t) {
+    if (since_ == kNever) return;
+    spans_.push_back({since_, t});
+    since_ = kNever;
+  }
+  // When a command sent at `t` reaches the drive: at once if no span was kept.
+  int64_t DeliveredPs(int64_t t) const {
+    for (const Span& s : spans_) {
+      if (t >= s.from && t < s.to) return s.to;
+    }
+    return t;
+  }
+
+ private:
+  struct Span {
+    int64_t from;
+    int64_t to;
+  };
+  bool enabled_ = false;
+  std::vector<Span> spans_;
+  int64_t since_ = kNever;
+};
+
 }  // namespace
 
 // Service logic of one drive. Every command is costed when it reaches the
@@ -112,11 +157,22 @@ class HddDevice::Impl {
     if (dev.policy_ == QueuePolicy::kPriVscanLbn) priority_order_.emplace(p_.scheduler, geo_.total_blocks());
     estimates_ = dev.policy_ == QueuePolicy::kSptf || positioning_order_.has_value();
     runs_.reserve(64);
+    if (p_.interface.commands_wait_for_bus && p_.queue_depth > 1) {
+      bus_.Enable(66);  // a connection a track run at most, the command's and the completion's
+    }
   }
 
   struct Pending;
-  // Costs `cmd` arriving at the drive at `t_ps`; returns its completion time.
-  int64_t Serve(const Pending& cmd, int64_t t_ps, HddBreakdown* bd);
+  // Costs `cmd`, its turn come at `t_ps` (the command before completed) and the arm
+  // its at `take_ps` (<= t_ps: TakePs); returns its completion time.
+  int64_t Serve(const Pending& cmd, int64_t t_ps, int64_t take_ps, HddBreakdown* bd);
+  // When a command that arrived at `submitted_ps` may take the arm, the command before
+  // it completing at `now_ps`: then, unless the drive preseeks (DiskSim's "Preseeking
+  // level"), when that one gave the arm up (arm_release_ps_), or at its own arrival if later.
+  int64_t TakePs(int64_t now_ps, int64_t submitted_ps) const {
+    if (p_.cache.preseek_level == 0) return now_ps;
+    return std::min(now_ps, std::max(arm_release_ps_, submitted_ps));
+  }
   // Positioning + rotational wait if `p` were started at `t_ps` (SPTF's key), or
   // a figure of at least `bound` when that is `bound` or more. Brings p's cache
   // segment (seg, seg_version) up to date. REQUIRES: AdvanceReadAhead(t_ps) was called.
@@ -158,6 +214,9 @@ class HddDevice::Impl {
   struct Pending {
     DeviceRequest req;
     SimTime submitted;
+    // When the command reached the drive: as it came, or once the command in service
+    // let go of the bus (BusOccupancy). DiskSim's queue and ages start then.
+    int64_t delivered_ps = 0;
     bool after_write = false;    // the last command the drive completed before this one came was a write
     PhysicalAddress first{};
     int64_t first_start_ps = 0;  // estimates: the first block's sector start in a revolution
@@ -171,6 +230,7 @@ class HddDevice::Impl {
   void Arrive(const DeviceRequest& req, SimTime t, Pending& p) const {
     p.req = req;
     p.submitted = t;
+    p.delivered_ps = busy_ ? bus_.DeliveredPs(Ps(t)) : Ps(t);
     p.after_write = last_done_was_write_;
     p.first = geo_.Map(req.offset_bytes / 512);
     p.first_start_ps = estimates_ ? mech_.SectorStartPs(p.first) : 0;
@@ -179,15 +239,20 @@ class HddDevice::Impl {
   }
   // Serves current_ now and schedules its completion. REQUIRES: the drive is idle.
   void Start();
+  // Decides, as of an arm taken at `t_ps`, what the open read's release (CompleteRead)
+  // did to its segment, when that is known by then.
+  void SettleRelease(int64_t t_ps);
   // Whether the drive orders its queue as one of DiskSim's schedulers does.
   bool HasDisksimScheduler() const {
     return disksim_order_.has_value() || positioning_order_.has_value() || priority_order_.has_value();
   }
   // Which of the first `there` waiting commands (>= 1; those there when the arm was
-  // released) the drive's DiskSim scheduler starts, the command before completing at `now_ps`.
+  // released) the drive's DiskSim scheduler starts at `now_ps` (as the command before
+  // completes, or gives the arm up with preseeking).
   size_t PickAsDisksim(size_t there, int64_t now_ps);
-  // Which waiting command SPTF starts at `now_ps`: the one the arm and platter reach soonest.
-  size_t PickSptf(int64_t now_ps);
+  // Which of the first `there` waiting commands SPTF starts at `now_ps`: the one the arm
+  // and platter reach soonest.
+  size_t PickSptf(size_t there, int64_t now_ps);
   ArrivalQueue<Pending> queue_;
   std::optional<DisksimQueueOrder> disksim_order_;  // DiskSim's address-ordered schedulers' state
   std::optional<DisksimPositioningOrder> positioning_order_;  // DiskSim's *_opt and SDF schedulers
@@ -204,6 +269,12 @@ class HddDevice::Impl {
   int64_t LastSectorPs(int64_t t_ps) const {
     return ra_.active ? std::min(t_ps, ra_.next_start_ps) : std::max(ra_.done_ps, media_done_ps_);
   }
+  // With preseeking, when the command last served gave the arm up for the next
+  // (DiskSim's disk_release_hda): once its media work was done (level 2), or that and
+  // its completion sent (level 1). Read by TakePs.
+  int64_t arm_release_ps_ = 0;
+  BusOccupancy bus_;      // when the command in service holds the bus
+  int seg_in_use_ = -1;  // the cache segment it holds until it completes
   bool busy_ = false;
   bool last_done_was_write_ = false;
   Pending current_{};
@@ -220,12 +291,15 @@ class HddDevice::Impl {
     int64_t done_ps = 0;        // once inactive: when its last sector ended
   };
 
-  int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take, HddBreakdown* bd);
   int64_t ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   bool ExtraWriteDisconnect(int seg, int64_t lbn, int64_t t) const;
-  int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg);
+  int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int64_t take, int seg);
   int64_t HitReadyPs(int64_t t, bool sneaky) const;
   int64_t CompleteRead(int seg, int64_t done_ps);
+  // When the command just served gives the arm up, having completed at `done_ps`
+  // (arm_release_ps_).
+  int64_t ArmReleasePs(bool is_write, int64_t done_ps) const;
   bool JoinsReadAhead(int seg, int64_t lbn) const;
   int64_t ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
 
@@ -258,7 +332,7 @@ class HddDevice::Impl {
   int64_t ZeroLatencyHead(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st) const;
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
   int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark, bool sending, int64_t buffered,
-                      int64_t media_blocks) const;
+                      int64_t media_blocks);
   // A disconnected drive's way back to sending data: it wins the bus, reselects the
   // host and prepares the data.
   int64_t ReconnectPs() const {
@@ -281,12 +355,25 @@ class HddDevice::Impl {
   int64_t arm_free_ps_ = 0;     // earlier mechanical work (destage) holds the arm until then
   bool prev_was_write_ = false;
   int64_t last_write_end_lbn_ = -1;
+  // With preseeking, a read whose segment DiskSim leaves empty if its arm (its own
+  // media work and the read-ahead after it) is given up before it completes at
+  // `done_ps` (CompleteRead); seg -1: none. Known once that read-ahead ends or is
+  // stopped, which with commands queued may be before or after the completion.
+  struct OpenRelease {
+    int seg = -1;
+    int64_t done_ps = 0;
+  };
+  OpenRelease open_release_;
 };
 
-int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, HddBreakdown* bd) {
+int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, int64_t take, HddBreakdown* bd) {
   const DeviceRequest& req = cmd.req;
   *bd = HddBreakdown{};
-  t += Ps(p_.interface.bus_arbitration_ns);  // the command wins the disk's bus first
+  SettleRelease(take);
+  // The command wins the disk's bus first; an arm given up early (preseeking) is taken
+  // without it.
+  if (take == t) take += Ps(p_.interface.bus_arbitration_ns);
+  t += Ps(p_.interface.bus_arbitration_ns);
   const int64_t lbn = req.offset_bytes / 512;
   const int64_t n = req.size_bytes / 512;
   const PhysicalAddress& first = cmd.first;
@@ -294,22 +381,24 @@ int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, HddBreakdown* bd) 
   bd->head = first.head;
   bd->sector = first.sector;
   const bool is_write = req.op == IoOp::kWrite;
-  const int64_t done = is_write ? ServeWrite(lbn, n, t, bd) : ServeRead(cmd, lbn, n, t, bd);
+  const int64_t done = is_write ? ServeWrite(lbn, n, t, bd) : ServeRead(cmd, lbn, n, t, take, bd);
   prev_was_write_ = is_write;
   return done;
 }
 
 // --- reads -----------------------------------------------------------------
 
-// `cmd`: the command, whose cache segment its estimate may have found.
-int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
+// `cmd`: the command, whose cache segment its estimate may have found. Its turn on the
+// bus comes at `t`; the arm is its, and the buffer is looked up, at `take`.
+int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take,
+                                   HddBreakdown* bd) {
   const HddInterface& io = p_.interface;
   const int64_t b = Ps(io.bus_read_block_ns);
-  AdvanceReadAhead(t);
+  AdvanceReadAhead(take);
   const int seg = p_.cache.enabled ? cache_.FindAgain(lbn, cmd.seg, cmd.seg_version) : -1;
   if (seg >= 0 && cache_.at(seg).end >= lbn + n) {
     bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
-    return ServeWholeHit(lbn, n, t, seg);
+    return ServeWholeHit(lbn, n, t, take, seg);
   }
   if (JoinsReadAhead(seg, lbn)) return ServeFromReadAhead(lbn, n, t, bd);
   // A miss that waited in the drive's queue took its command and disconnected when it
@@ -318,10 +407,18 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   // for the bus the command before it held until `t`. A drive that never disconnects
   // holds the bus until its command completes: the next command reaches it only then.
   const int after = cmd.after_write ? 1 : 0;
-  const int64_t came = io.never_disconnect ? t : Ps(cmd.submitted) + Ps(io.bus_arbitration_ns);
+  const int64_t came = io.never_disconnect ? t : cmd.delivered_ps + Ps(io.bus_arbitration_ns);
   const int64_t cmd_done = came + Ps(io.per_request_ns) + Ps(io.read_miss_ns[after]);
-  const int64_t turn = std::max(cmd_done, t);  // its command done and its turn come
-  const int64_t arm_start = ArmStart(t, turn);
+  // Preseeking lets a miss have the arm early only if a segment is free for it:
+  // disk_buffer_select_read_segment passes over the one the command before still holds
+  // unless giving the arm up marked it empty (CompleteRead). Else it waits for that
+  // command's completion.
+  if (seg < 0 && take < t) {
+    const int victim = cache_.Victim(/*for_write=*/false);
+    if (victim == seg_in_use_ && !cache_.at(victim).empty()) take = t;
+  }
+  const int64_t turn = std::max(cmd_done, take);  // its command done and the arm its
+  const int64_t arm_start = ArmStart(take, turn);
 
   // The rest of a partial hit comes from the media. Its cached head is sent at once if
   // it is enough to start with (the watermark's worth, or any with "Immed transfer
@@ -336,6 +433,10 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   if (cached > 0) bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
   int64_t bus_free = io.never_disconnect ? turn + Ps(io.data_prep_ns)
                                          : std::max(cmd_done + Ps(io.read_disconnect_ns[after]), t) + ReconnectPs();
+  // The command held the bus from its arrival until it disconnected (a drive that
+  // never disconnects, or sends at once, holds it on).
+  bus_.Connect(came - Ps(io.bus_arbitration_ns));
+  if (!io.never_disconnect && !sending) bus_.Disconnect(cmd_done + Ps(io.read_disconnect_ns[after]));
   if (sending) bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
   const int64_t media_end =
@@ -384,6 +485,8 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
                                       /*is_write=*/false, bd, /*positioned=*/true);
   media_done_ps_ = media_end;
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
+  bus_.Connect(t);
+  if (cached == 0) bus_.Disconnect(ready);
   const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0, 0, n - cached);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
@@ -400,14 +503,15 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   return CompleteRead(seg, sent + Ps(io.read_completion_ns));
 }
 
-int64_t HddDevice::Impl::ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int seg) {
+int64_t HddDevice::Impl::ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int64_t take, int seg) {
   const HddInterface& io = p_.interface;
   cache_.Touch(seg);
   // A hit needs no media access: a read-ahead running into this segment gets
   // its target pushed past the request, and drives that "read ahead on idle
-  // hit" restart a finished one the same way.
-  ExtendReadAhead(seg, lbn, lbn + n, t);
+  // hit" restart a finished one the same way, when the hit reaches the arm.
+  ExtendReadAhead(seg, lbn, lbn + n, take);
   const int64_t ready = HitReadyPs(t, p_.cache.sneaky_full_read_hits);
+  bus_.Connect(t);
   ForgetSentData(seg, lbn + n);
   return CompleteRead(seg, ready + Ps(io.data_prep_ns) + n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns));
 }
@@ -426,16 +530,39 @@ int64_t HddDevice::Impl::HitReadyPs(int64_t t, bool sneaky) const {
 }
 
 // A read completes at `done_ps`; returns done_ps. With preseeking, a read whose media
-// work is over by then (no read-ahead of its segment still running) gave the arm up
-// before the host confirmed the completion, and DiskSim 4.0 then leaves its segment
+// work (and the read-ahead of its segment after it) is over before then gave the arm
+// up before the host confirmed the completion, and DiskSim 4.0 then leaves its segment
 // marked empty: disk_release_hda stores a truth value in seg->state, and 1 is
-// BUFFER_EMPTY. A read-ahead still running ends later as a pure prefetch, which
-// keeps the segment.
+// BUFFER_EMPTY. A read-ahead still running then ends later as a pure prefetch, which
+// keeps the segment. Decided by SettleRelease, when the next command takes the arm
+// (it may stop the read-ahead before the completion); a read still open for another
+// segment is decided first, as of its own completion.
 int64_t HddDevice::Impl::CompleteRead(int seg, int64_t done_ps) {
+  seg_in_use_ = seg;
   if (p_.cache.preseek_level == 0) return done_ps;
-  AdvanceReadAhead(done_ps);
-  if (!ra_.active || ra_.segment != seg) cache_.Empty(seg);
+  if (open_release_.seg >= 0 && open_release_.seg != seg) SettleRelease(open_release_.done_ps);
+  open_release_ = OpenRelease{seg, done_ps};
   return done_ps;
+}
+
+// Decides, as of `t` (an arm taken then), whether the open read gave the arm up before
+// its completion: its segment's read-ahead over by then (or by the completion, if
+// sooner) empties the segment; one still running at the completion keeps it. One
+// still running at `t`, before the completion, is left open for ArmStart, which stops it.
+void HddDevice::Impl::SettleRelease(int64_t t) {
+  if (open_release_.seg < 0) return;
+  AdvanceReadAhead(std::min(t, open_release_.done_ps));
+  const bool reading_ahead = ra_.active && ra_.segment == open_release_.seg;
+  if (reading_ahead && t < open_release_.done_ps) return;
+  if (!reading_ahead) cache_.Empty(open_release_.seg);
+  open_release_.seg = -1;
+}
+
+int64_t HddDevice::Impl::ArmReleasePs(bool is_write, int64_t done_ps) const {
+  const HddInterface& io = p_.interface;
+  if (p_.cache.preseek_level == 2) return media_done_ps_;
+  const SimTime completion_ns = is_write ? io.write_completion_ns : io.read_completion_ns;
+  return std::max(media_done_ps_, done_ps - Ps(completion_ns));  // level 1: the completion sent
 }
 
 // Sectors that must wait in the buffer before a disconnected read of `n` blocks reconnects
@@ -457,9 +584,10 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // A disconnected disk connects once `watermark` sectors wait in the buffer, or all that
 // are left (DiskSim's disk_request_needs_bus), paying arbitration, reselect and data
 // preparation. One that may not hold the bus disconnects whenever the buffer runs dry,
-// and reconnects the same way once the disconnect is over.
-int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending,
-                                     int64_t buffered, int64_t media_blocks) const {
+// and reconnects the same way once the disconnect is over. Its connections go into bus_
+// (a sending disk's began before; the completion ends the last).
+int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t buffered,
+                                     int64_t media_blocks) {
   const HddInterface& io = p_.interface;
   const int64_t reconnect = ReconnectPs();
   const int64_t disconnect = Ps(io.read_disconnect_ns[prev()]);
@@ -470,11 +598,13 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
   for (const MediaRun& r : runs_) {
     if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
       connected = false;
+      bus_.Disconnect(bus_free + disconnect);
       bus_free += disconnect + reconnect;
     }
     const int64_t need = std::min(watermark, left);
     if (!connected && waiting + r.blocks >= need) {
       const int64_t wth = r.start_ps + (need - waiting) * r.sector_ps;
+      bus_.Connect(std::max(bus_free - reconnect, wth));
       bus_free = std::max(bus_free, wth + reconnect) + waiting * b;  // those waiting go first
       left -= waiting;
       waiting = 0;
@@ -646,8 +776,14 @@ int64_t HddDevice::Impl::StopActiveReadAhead(int64_t t) {
 // When the arm may start moving for a command whose firmware work ends at
 // `cmd_done`. Stopping a read-ahead adds its wait to the command's own (DiskSim
 // sums them rather than overlapping them); a destage in progress must finish.
+// An open read (preseeking) whose read-ahead this stops gave the arm up when it stopped.
 int64_t HddDevice::Impl::ArmStart(int64_t t, int64_t cmd_done) {
+  SettleRelease(t);
   const int64_t ra_free = StopReadAhead(t);
+  if (open_release_.seg >= 0) {
+    if (ra_free < open_release_.done_ps) cache_.Empty(open_release_.seg);
+    open_release_.seg = -1;
+  }
   return std::max(cmd_done + (ra_free - t), arm_free_ps_);
 }
 
@@ -822,12 +958,17 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   }
   int64_t arm_start = ArmStart(t, cmd_done);
   int64_t data_start = cmd_done + Ps(io.data_prep_ns);
+  bus_.Connect(t);  // the command, and its data unless it disconnects first
   if (extra_disconnect) {
-    data_start = arrive + Ps(io.extradisc_command_ns + io.extradisc_disconnect_ns + io.extradisc_inter_disconnect_ns) +
-                 ReconnectPs();
+    const int64_t gone = arrive + Ps(io.extradisc_command_ns + io.extradisc_disconnect_ns);
+    bus_.Disconnect(gone);
+    data_start = gone + Ps(io.extradisc_inter_disconnect_ns) + ReconnectPs();
+    bus_.Connect(data_start - ReconnectPs());
   } else if (waits_for_destage || waits_for_read_ahead) {
     const int64_t busy_until = waits_for_destage ? arm_free_ps_ : ra_.done_ps;
+    bus_.Disconnect(cmd_done + Ps(io.write_disconnect_ns));
     data_start = std::max(busy_until, cmd_done + Ps(io.write_disconnect_ns)) + ReconnectPs();
+    bus_.Connect(data_start - ReconnectPs());
   }
 
   const bool continues_stream = lbn == last_write_end_lbn_ && arm_start == arm_free_ps_;
@@ -859,6 +1000,7 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     cache_.Fill(keep, lbn, lbn + n, /*is_write=*/true);
   }
   cache_.set_dirty_until(keep, write_back ? media_end : 0);
+  seg_in_use_ = keep;
   if (write_back) {
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);
@@ -870,6 +1012,8 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
   const SimTime reselect = extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
   const SimTime disconnect = extra_disconnect ? io.extradisc_second_disconnect_ns : io.write_disconnect_ns;
   const int64_t disconnected = data_start + n * b + Ps(disconnect);
+  bus_.Disconnect(disconnected);
+  bus_.Connect(std::max(media_end, disconnected));
   return std::max(media_end, disconnected) + Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
 }
 
@@ -971,16 +1115,20 @@ void HddDevice::StartNext() {
   auto& q = impl_->queue_;
   if (q.empty()) return;
   size_t pick = 0;
-  const int64_t now_ps = Ps(sim_->now());
+  // Picked when the arm is free for it: now, or with preseeking as early as the arm's release.
+  const int64_t now_ps = impl_->TakePs(Ps(sim_->now()), q[0].delivered_ps);
+  impl_->SettleRelease(now_ps);
   if (q.size() > 1 && impl_->HasDisksimScheduler()) {
     // DiskSim's disk picks among the commands there when its arm was released
     // (disk_release_hda -> ioqueue_show_next_request), the one that released it still
     // in its queue; if none was there, the first to come took the arm at its arrival.
     size_t there = 0;
-    while (there < q.size() && Ps(q[there].submitted) <= impl_->media_done_ps_) ++there;
+    while (there < q.size() && q[there].delivered_ps <= impl_->media_done_ps_) ++there;
     if (there > 0) pick = impl_->PickAsDisksim(there, now_ps);
   } else if (q.size() > 1 && policy_ == QueuePolicy::kSptf) {
-    pick = impl_->PickSptf(now_ps);
+    size_t there = 1;
+    while (there < q.size() && q[there].delivered_ps <= now_ps) ++there;
+    pick = impl_->PickSptf(there, now_ps);
   }
   impl_->current_ = q.Take(pick);
   impl_->Start();
@@ -998,14 +1146,14 @@ size_t HddDevice::Impl::PickAsDisksim(size_t there, int64_t now_ps) {
                                              r.op == IoOp::kRead || r.urgency == Urgency::kTimeCritical};
     });
   }
-  // Picked as the command before completes (ages run to now), costed from the arm's
-  // last sector (disksim_positioning_order.h).
+  // Picked as the command before completes, or as it gives the arm up with preseeking
+  // (ages run to then), costed from the arm's last sector (disksim_positioning_order.h).
   AdvanceReadAhead(now_ps);
   const int64_t last_sector_ps = LastSectorPs(now_ps);
   const auto candidate = [&](size_t i) {
     const DeviceRequest& r = queue_[i].req;
     return DisksimPositioningOrder::Candidate{r.offset_bytes / 512, r.op == IoOp::kRead,
-                                              static_cast<double>(now_ps - Ps(queue_[i].submitted)) * kMsPerPs,
+                                              static_cast<double>(now_ps - queue_[i].delivered_ps) * kMsPerPs,
                                               r.urgency != Urgency::kNone};
   };
   const auto estimate = [&](size_t i, double bound_ms) { return DisksimCost(queue_[i], last_sector_ps, bound_ms); };
@@ -1014,11 +1162,11 @@ size_t HddDevice::Impl::PickAsDisksim(size_t there, int64_t now_ps) {
 }
 
 // The first command of the least cost: none after one of cost 0 can beat it.
-size_t HddDevice::Impl::PickSptf(int64_t now_ps) {
+size_t HddDevice::Impl::PickSptf(size_t there, int64_t now_ps) {
   AdvanceReadAhead(now_ps);
   size_t pick = 0;
   int64_t best = EstimateAccessPs(queue_[0], now_ps, std::numeric_limits<int64_t>::max());
-  for (size_t i = 1; i < queue_.size() && best > 0; ++i) {
+  for (size_t i = 1; i < there && best > 0; ++i) {
     const int64_t cost = EstimateAccessPs(queue_[i], now_ps, best);
     if (cost < best) {
       best = cost;
@@ -1039,8 +1187,13 @@ void HddDevice::Impl::Start() {
     last_block_cylinder_ = geo_.Map((current_.req.offset_bytes + current_.req.size_bytes) / 512 - 1).cylinder;
   }
   Simulation& sim = *dev_.sim_;
-  media_done_ps_ = Ps(sim.now());
-  const int64_t done_ps = Serve(current_, Ps(sim.now()), &dev_.last_);
+  const int64_t now_ps = Ps(sim.now());
+  const int64_t take_ps = TakePs(now_ps, current_.delivered_ps);
+  media_done_ps_ = take_ps;
+  bus_.Clear();
+  const int64_t done_ps = Serve(current_, now_ps, take_ps, &dev_.last_);
+  bus_.Disconnect(done_ps);
+  if (p_.cache.preseek_level > 0) arm_release_ps_ = ArmReleasePs(current_.req.op == IoOp::kWrite, done_ps);
   sim.Schedule(std::max(CeilNs(done_ps), sim.now()), &dev_, kCompleteEvent);
 }
 

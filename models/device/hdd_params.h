@@ -157,6 +157,12 @@ struct HddInterface {
   // DiskSim's bus "Arbitration time": paid each time the disk's bus changes hands, to
   // deliver the command and at each reconnection.
   SimTime bus_arbitration_ns = 0;
+  // DiskSim's bus: one path the drive and the host take turns on, so a command the host
+  // sends while the drive holds it (taking a command, sending data or a completion)
+  // reaches the drive once the drive lets it go. Drives from a DiskSim spec have it; a
+  // SATA or SAS link with NCQ interleaves commands with data frames, and catalog
+  // drives do not.
+  bool commands_wait_for_bus = false;
 };
 
 struct HddCache {

@@ -369,6 +369,7 @@ void ReadInterface(BlockReader& r, const BusTimesMs& bus, HddInterface* out) {
     out->extradisc_second_disconnect_ns = overhead("Extradisc 2nd disconnect overhead");
   }
   out->never_disconnect = r.Flag("Never disconnect");
+  out->commands_wait_for_bus = true;  // DiskSim's bus model
   out->bus_arbitration_ns = MsToNs(bus.arbitration);
 }
 
@@ -417,10 +418,9 @@ void ReadCache(BlockReader& r, HddCache* out) {
 }
 
 // The read hits that may be sent while the arm is busy ("sneaky"), and how early the
-// arm leaves a read. DiskSim aborts on sneaky hits with a bus held for whole reads
-// (disk_postpass_perdisk); the model cannot start a queued command's seek before the
-// previous command completes, so preseeking needs a queue of one.
-void ReadArmRelease(BlockReader& r, int queue_depth, HddParams* out) {
+// arm leaves a read ("Preseeking level"). DiskSim aborts on sneaky hits with a bus
+// held for whole reads (disk_postpass_perdisk).
+void ReadArmRelease(BlockReader& r, HddParams* out) {
   HddCache& c = out->cache;
   for (auto [key, field] : {std::pair{"Allow sneaky full read hits", &c.sneaky_full_read_hits},
                             std::pair{"Allow sneaky partial read hits", &c.sneaky_partial_read_hits}}) {
@@ -430,12 +430,6 @@ void ReadArmRelease(BlockReader& r, int queue_depth, HddParams* out) {
     }
   }
   c.preseek_level = r.OptionalInt("Preseeking level", 0, 2, 0);
-  if (c.preseek_level > 0 && queue_depth > 1) {
-    Fail(r.Required("Preseeking level").value.where,
-         "'Preseeking level' = " + std::to_string(c.preseek_level) +
-             " with 'Max queue length' > 1 is not supported: the model starts a queued command's seek only when "
-             "the previous command completes");
-  }
 }
 
 // Disk features that HddParams has no field for: the model behaves as DiskSim does
@@ -972,7 +966,7 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, DisksimImport* out, Igno
   params->queue_depth = r.Int("Max queue length", 1);
   ReadInterface(r, bus, &params->interface);
   ReadCache(r, &params->cache);
-  ReadArmRelease(r, params->queue_depth, params);
+  ReadArmRelease(r, params);
   CheckUnmodelledDiskFeatures(r, params->queue_depth);
   out->queue_order = DiskQueueOrder(r, &params->scheduler, ignored);
   r.Finish();

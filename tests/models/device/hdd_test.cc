@@ -566,6 +566,102 @@ TEST(HddDeviceTest, PreseekingKeepsTheSegmentWhileItsReadAheadRuns) {
   }
 }
 
+// Preseeking with a queue: the next command takes the arm as early as the level lets
+// it. A bus of 0.2 ms a block, slower than the media (0.1 ms a sector), and a 1 ms
+// completion: read 0-7 at t=0 ends on the media at 0.8 ms, sends its last block at
+// 1.7 ms and completes at 2.7 ms. The read of LBN 12 or 20 waiting since 50 us takes
+// the arm at 0.8 ms (level 2), 1.7 ms (level 1) or 2.7 ms (level 0). Sector 12 passes at
+// 1.2 ms, sector 20 at 2.0 ms; caught, its block goes once the bus is free (2.9 ms) and
+// it completes at 3.9 ms (service 3.85 ms); missed, it comes round 10 ms later:
+// 11.2-11.3 ms, sent at 11.5, done 12.5 (service 12.45), or 12.0-12.1, done 13.3 (13.25).
+HddParams SlowBusDrive(int preseek_level) {
+  HddParams p = ToyDrive();
+  p.queue_depth = 8;
+  p.cache.read_ahead_scheme = 0;
+  p.cache.preseek_level = preseek_level;
+  p.interface.bus_read_block_ns = MsToNs(0.2);
+  p.interface.read_completion_ns = MsToNs(1.0);
+  return p;
+}
+
+TEST(HddDeviceTest, PreseekingLetsAQueuedCommandTakeTheArmEarly) {
+  const auto service = [](int level, int64_t lbn) {
+    ToyRun run(SlowBusDrive(level));
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(0.05), lbn, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(2.7));
+    return run.drv.service[1];
+  };
+  EXPECT_EQ(service(2, 12), MsToNs(3.85));
+  EXPECT_EQ(service(1, 12), MsToNs(12.45));
+  EXPECT_EQ(service(0, 12), MsToNs(12.45));
+  EXPECT_EQ(service(2, 20), MsToNs(3.85));
+  EXPECT_EQ(service(1, 20), MsToNs(3.85));
+  EXPECT_EQ(service(0, 20), MsToNs(13.25));
+}
+
+// A queued miss needs a segment of its own to take the arm early. With read-ahead the
+// segment of read 0-7 stays full while it is read ahead into: with four segments the
+// read of LBN 20 takes another at 0.8 ms (the read-ahead stopped after sector 8, at
+// 0.9 ms) and completes 3.85 ms after it came; with one, it waits for read 0-7 to
+// complete at 2.7 ms, and sector 20 has passed (13.25 ms).
+TEST(HddDeviceTest, PreseekingNeedsAFreeSegment) {
+  for (int segments : {1, 4}) {
+    HddParams p = SlowBusDrive(2);
+    p.cache.read_ahead_scheme = 3;
+    p.cache.segments = segments;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(0.05), 20, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[1], segments == 4 ? MsToNs(3.85) : MsToNs(13.25)) << segments;
+  }
+}
+
+// A command the host sends while the drive holds a bus it shares with the host (a
+// DiskSim drive's) reaches the drive only when the bus is let go. Holding it for the
+// whole read ("Hold bus entire read xfer"), the drive has it from 0.1 ms (its first
+// sector in) to 2.7 ms: the read of LBN 20 sent at 0.05 ms takes the arm at 0.8 ms
+// (preseeking) and completes at 3.9 ms; sent at 0.5 ms, it reaches the drive at 2.7 ms
+// and misses sector 20: 12.0-12.1, done 13.3. On a link that interleaves commands with
+// data (commands_wait_for_bus false: SATA NCQ) it is there at 0.5 ms: done at 3.9 ms.
+TEST(HddDeviceTest, ACommandWaitsForTheBusTheDriveHolds) {
+  for (bool shared : {true, false}) {
+    for (SimTime at : {MsToNs(0.05), MsToNs(0.5)}) {
+      HddParams p = SlowBusDrive(2);
+      p.interface.commands_wait_for_bus = shared;
+      p.interface.hold_bus_read = true;
+      ToyRun run(p);
+      run.drv.ReadAt(0, 0, 8);
+      run.drv.ReadAt(at, 20, 1);
+      run.sim.Run();
+      const bool waits = shared && at == MsToNs(0.5);
+      EXPECT_EQ(at + run.drv.service[1], waits ? MsToNs(13.3) : MsToNs(3.9)) << shared << " " << at;
+    }
+  }
+}
+
+// A read that gives the arm up to a queued command before it completes leaves its
+// segment empty (DiskSim 4.0, CompleteRead). Read 0-7 at t=0 reads ahead after 0.8 ms;
+// the read of LBN 500 (cylinder 2) waiting since 50 us stops that read-ahead at once
+// with preseeking (level 2), long before read 0-7 completes at 2.7 ms, and only at
+// 2.7 ms without it (level 0, when the segment is kept). Reading 0-7 again at 50 ms
+// hits without preseeking and goes to the media with it.
+TEST(HddDeviceTest, PreseekingToAQueuedCommandEmptiesTheSegment) {
+  for (int level : {0, 2}) {
+    HddParams p = SlowBusDrive(level);
+    p.cache.read_ahead_scheme = 3;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(0.05), 500, 1);
+    run.drv.ReadAt(MsToNs(50), 0, 8);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.outcome[2], level == 0 ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss)
+        << level;
+  }
+}
+
 // Sneaky full read hits. A write-back write of 8 blocks at LBN 50 arriving at 1 ms
 // completes at 1.08 ms and is destaged when sector 50 comes round, 5.0-5.8 ms. A hit on
 // 0-7 (read at t=0) arriving at 2 ms waits for the arm until 5.8 ms without sneaky
