@@ -98,18 +98,18 @@ class BusOccupancy {
     spans_.reserve(capacity);
   }
   void Clear() {
-    spans_.clear();
-    since_ = kNever;
+    if (enabled_) [[unlikely]] {
+      spans_.clear();
+      since_ = kNever;
+    }
   }
   // The drive takes the bus at `t` (if it has not already).
   void Connect(int64_t t) {
-    if (enabled_ && since_ == kNever) since_ = t;
+    if (enabled_ && since_ == kNever) [[unlikely]] since_ = t;
   }
   // The drive lets the bus go at `t` (if it holds it).
   void Disconnect(int64_t t) {
-    if (since_ == kNever) return;
-    spans_.push_back({since_, t});
-    since_ = kNever;
+    if (since_ != kNever) [[unlikely]] Close(t);
   }
   // When a command sent at `t` reaches the drive: at once if no span was kept.
   int64_t DeliveredPs(int64_t t) const {
@@ -124,6 +124,11 @@ class BusOccupancy {
     int64_t from;
     int64_t to;
   };
+  [[gnu::noinline]] void Close(int64_t t) {
+    spans_.push_back({since_, t});
+    since_ = kNever;
+  }
+
   bool enabled_ = false;
   std::vector<Span> spans_;
   int64_t since_ = kNever;
@@ -241,7 +246,9 @@ class HddDevice::Impl {
   void Start();
   // Decides, as of an arm taken at `t_ps`, what the open read's release (CompleteRead)
   // did to its segment, when that is known by then.
-  void SettleRelease(int64_t t_ps);
+  void SettleRelease(int64_t t_ps) {
+    if (open_release_.seg >= 0) SettleOpenRelease(t_ps);
+  }
   // Whether the drive orders its queue as one of DiskSim's schedulers does.
   bool HasDisksimScheduler() const {
     return disksim_order_.has_value() || positioning_order_.has_value() || priority_order_.has_value();
@@ -297,6 +304,7 @@ class HddDevice::Impl {
   int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int64_t take, int seg);
   int64_t HitReadyPs(int64_t t, bool sneaky) const;
   int64_t CompleteRead(int seg, int64_t done_ps);
+  void SettleOpenRelease(int64_t t);
   // When the command just served gives the arm up, having completed at `done_ps`
   // (arm_release_ps_).
   int64_t ArmReleasePs(bool is_write, int64_t done_ps) const;
@@ -549,8 +557,7 @@ int64_t HddDevice::Impl::CompleteRead(int seg, int64_t done_ps) {
 // its completion: its segment's read-ahead over by then (or by the completion, if
 // sooner) empties the segment; one still running at the completion keeps it. One
 // still running at `t`, before the completion, is left open for ArmStart, which stops it.
-void HddDevice::Impl::SettleRelease(int64_t t) {
-  if (open_release_.seg < 0) return;
+void HddDevice::Impl::SettleOpenRelease(int64_t t) {
   AdvanceReadAhead(std::min(t, open_release_.done_ps));
   const bool reading_ahead = ra_.active && ra_.segment == open_release_.seg;
   if (reading_ahead && t < open_release_.done_ps) return;
