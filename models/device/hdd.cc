@@ -97,6 +97,7 @@ class BusOccupancy {
     enabled_ = true;
     spans_.reserve(capacity);
   }
+  bool enabled() const { return enabled_; }
   void Clear() {
     if (enabled_) [[unlikely]] {
       spans_.clear();
@@ -223,6 +224,7 @@ class HddDevice::Impl {
     // let go of the bus (BusOccupancy). DiskSim's queue and ages start then.
     int64_t delivered_ps = 0;
     bool after_write = false;    // the last command the drive completed before this one came was a write
+    bool waited = false;         // it came while the drive had another command (SendWhileBusy)
     PhysicalAddress first{};
     int64_t first_start_ps = 0;  // estimates: the first block's sector start in a revolution
     int seg = -1;
@@ -235,13 +237,20 @@ class HddDevice::Impl {
   void Arrive(const DeviceRequest& req, SimTime t, Pending& p) const {
     p.req = req;
     p.submitted = t;
-    p.delivered_ps = busy_ ? bus_.DeliveredPs(Ps(t)) : Ps(t);
+    p.delivered_ps = Ps(t);
     p.after_write = last_done_was_write_;
+    p.waited = false;
     p.first = geo_.Map(req.offset_bytes / 512);
     p.first_start_ps = estimates_ ? mech_.SectorStartPs(p.first) : 0;
     p.seg = -1;
     p.seg_version = HddSegmentCache::kNever;
   }
+  // A command `p` sent while the drive has another (in service, or waiting as the one
+  // before completes), on a bus the host and the drive take turns on (bus_ enabled):
+  // it reaches the drive once the bus is free, of the drive and of the host's earlier
+  // commands, and holds it for its overhead and its disconnect (DiskSim's
+  // disk_read_arrive and disk_write_arrive, the DISCONNECT way), until host_bus_until_ps_.
+  void SendWhileBusy(Pending& p);
   // Serves current_ now and schedules its completion. REQUIRES: the drive is idle.
   void Start();
   // Decides, as of an arm taken at `t_ps`, what the open read's release (CompleteRead)
@@ -281,6 +290,11 @@ class HddDevice::Impl {
   // its completion sent (level 1). Read by TakePs.
   int64_t arm_release_ps_ = 0;
   BusOccupancy bus_;      // when the command in service holds the bus
+  // The drive's next use of the bus waits for the host's commands sent before it
+  // (SendWhileBusy): DiskSim's bus goes to the host, which waited, first.
+  int64_t host_bus_until_ps_ = 0;
+  // When the drive may first take the bus for the command whose turn comes at `t`.
+  int64_t BusTurnPs(int64_t t) const { return std::max(t, host_bus_until_ps_); }
   int seg_in_use_ = -1;  // the cache segment it holds until it completes
   bool busy_ = false;
   bool last_done_was_write_ = false;
@@ -299,10 +313,10 @@ class HddDevice::Impl {
   };
 
   int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take, HddBreakdown* bd);
-  int64_t ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  int64_t ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
   bool ExtraWriteDisconnect(int seg, int64_t lbn, int64_t t) const;
-  int64_t ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int64_t take, int seg);
-  int64_t HitReadyPs(int64_t t, bool sneaky) const;
+  int64_t ServeWholeHit(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take, int seg);
+  int64_t HitReadyPs(const Pending& cmd, int64_t t, bool sneaky) const;
   int64_t CompleteRead(int seg, int64_t done_ps);
   void SettleOpenRelease(int64_t t);
   // When the command just served gives the arm up, having completed at `done_ps`
@@ -389,9 +403,26 @@ int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, int64_t take, HddB
   bd->head = first.head;
   bd->sector = first.sector;
   const bool is_write = req.op == IoOp::kWrite;
-  const int64_t done = is_write ? ServeWrite(lbn, n, t, bd) : ServeRead(cmd, lbn, n, t, take, bd);
+  const int64_t done = is_write ? ServeWrite(cmd, lbn, n, t, bd) : ServeRead(cmd, lbn, n, t, take, bd);
   prev_was_write_ = is_write;
   return done;
+}
+
+void HddDevice::Impl::SendWhileBusy(Pending& p) {
+  if (!bus_.enabled()) return;
+  const HddInterface& io = p_.interface;
+  p.waited = true;
+  p.delivered_ps = bus_.DeliveredPs(std::max(p.delivered_ps, host_bus_until_ps_));
+  const int after = p.after_write ? 1 : 0;
+  int64_t phase = Ps(io.per_request_ns);
+  if (p.req.op == IoOp::kRead) {
+    phase += Ps(io.read_miss_ns[after]) + Ps(io.read_disconnect_ns[after]);
+  } else if (p_.cache.enabled && p_.cache.fast_write_level > 0) {
+    phase += Ps(io.write_hit_ns[after]) + Ps(io.write_disconnect_ns);
+  } else {
+    phase += Ps(io.write_miss_ns[after]);  // DiskSim adds no disconnect overhead here
+  }
+  host_bus_until_ps_ = p.delivered_ps + Ps(io.bus_arbitration_ns) + phase;
 }
 
 // --- reads -----------------------------------------------------------------
@@ -406,7 +437,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const int seg = p_.cache.enabled ? cache_.FindAgain(lbn, cmd.seg, cmd.seg_version) : -1;
   if (seg >= 0 && cache_.at(seg).end >= lbn + n) {
     bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
-    return ServeWholeHit(lbn, n, t, take, seg);
+    return ServeWholeHit(cmd, lbn, n, t, take, seg);
   }
   if (JoinsReadAhead(seg, lbn)) return ServeFromReadAhead(lbn, n, t, bd);
   // A miss that waited in the drive's queue took its command and disconnected when it
@@ -439,13 +470,16 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   const bool sending =
       cached > 0 && (io.never_disconnect || io.immediate_partial_hit || cached >= std::min(watermark, n));
   if (cached > 0) bd->cache = HddBreakdown::CacheOutcome::kPartialHit;
-  int64_t bus_free = io.never_disconnect ? turn + Ps(io.data_prep_ns)
-                                         : std::max(cmd_done + Ps(io.read_disconnect_ns[after]), t) + ReconnectPs();
+  const int64_t bus_turn = BusTurnPs(t);
+  int64_t bus_free = io.never_disconnect ? std::max(turn, bus_turn) + Ps(io.data_prep_ns)
+                                         : std::max(cmd_done + Ps(io.read_disconnect_ns[after]), bus_turn) + ReconnectPs();
   // The command held the bus from its arrival until it disconnected (a drive that
   // never disconnects, or sends at once, holds it on).
   bus_.Connect(came - Ps(io.bus_arbitration_ns));
   if (!io.never_disconnect && !sending) bus_.Disconnect(cmd_done + Ps(io.read_disconnect_ns[after]));
-  if (sending) bus_free = HitReadyPs(t, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
+  if (sending) {
+    bus_free = HitReadyPs(cmd, bus_turn, p_.cache.sneaky_partial_read_hits) + Ps(io.data_prep_ns) + cached * b;
+  }
   const int64_t media_lbn = lbn + cached, media_n = n - cached;
   const int64_t media_end =
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
@@ -488,12 +522,12 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   const int64_t gap = std::max<int64_t>(lbn - ra_.next_lbn, 0);
   bd->cache = cached > 0 ? HddBreakdown::CacheOutcome::kPartialHit : HddBreakdown::CacheOutcome::kMiss;
   // Served from the buffer like a hit: the host transfer starts after the hit overhead.
-  const int64_t ready = t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns);
+  const int64_t ready = BusTurnPs(t) + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns);
   const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
                                       /*is_write=*/false, bd, /*positioned=*/true);
   media_done_ps_ = media_end;
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
-  bus_.Connect(t);
+  bus_.Connect(BusTurnPs(t));
   if (cached == 0) bus_.Disconnect(ready);
   const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0, 0, n - cached);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
@@ -511,30 +545,37 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   return CompleteRead(seg, sent + Ps(io.read_completion_ns));
 }
 
-int64_t HddDevice::Impl::ServeWholeHit(int64_t lbn, int64_t n, int64_t t, int64_t take, int seg) {
+int64_t HddDevice::Impl::ServeWholeHit(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take,
+                                       int seg) {
   const HddInterface& io = p_.interface;
   cache_.Touch(seg);
   // A hit needs no media access: a read-ahead running into this segment gets
   // its target pushed past the request, and drives that "read ahead on idle
   // hit" restart a finished one the same way, when the hit reaches the arm.
   ExtendReadAhead(seg, lbn, lbn + n, take);
-  const int64_t ready = HitReadyPs(t, p_.cache.sneaky_full_read_hits);
-  bus_.Connect(t);
+  const int64_t ready = HitReadyPs(cmd, BusTurnPs(t), p_.cache.sneaky_full_read_hits);
+  bus_.Connect(BusTurnPs(t));
   ForgetSentData(seg, lbn + n);
   return CompleteRead(seg, ready + Ps(io.data_prep_ns) + n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns));
 }
 
-// When a read hit arriving at `t` may start sending from the buffer. Unless the
-// drive allows "sneaky" hits of its kind, a hit that arrives while a destage holds
-// the mechanism is taken like a miss (DiskSim's disk_read_arrive takes the hit path
-// only if no access holds the arm or it can be stopped): it disconnects after a miss's
-// command overhead and reconnects once the destage is over.
-int64_t HddDevice::Impl::HitReadyPs(int64_t t, bool sneaky) const {
+// When a read hit whose turn on the bus comes at `t` may start sending from the
+// buffer. Unless the drive allows "sneaky" hits of its kind, a hit that came to a
+// DiskSim drive while it had another command (waited), or that comes while a destage
+// holds the mechanism, is taken like a miss (DiskSim's disk_read_arrive takes the hit path only
+// if nothing else holds the bus or the arm, or its access can be stopped): it
+// disconnected after a miss's command overhead when it came, and reconnects at its
+// turn, or once the destage is over.
+int64_t HddDevice::Impl::HitReadyPs(const Pending& cmd, int64_t t, bool sneaky) const {
   const HddInterface& io = p_.interface;
-  const int64_t arrive = t + Ps(io.per_request_ns);
-  if (sneaky || arm_free_ps_ <= t || io.never_disconnect) return arrive + Ps(io.read_hit_ns[prev()]);
-  const int64_t disconnected = arrive + Ps(io.read_miss_ns[prev()]) + Ps(io.read_disconnect_ns[prev()]);
-  return std::max(arm_free_ps_, disconnected) + Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns);
+  if (io.never_disconnect || sneaky || (!cmd.waited && arm_free_ps_ <= t)) {
+    return t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]);
+  }
+  const int after = cmd.waited ? (cmd.after_write ? 1 : 0) : prev();
+  const int64_t came = cmd.waited ? cmd.delivered_ps + Ps(io.bus_arbitration_ns) : t;
+  const int64_t disconnected =
+      came + Ps(io.per_request_ns) + Ps(io.read_miss_ns[after]) + Ps(io.read_disconnect_ns[after]);
+  return std::max({t, arm_free_ps_, disconnected}) + Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns);
 }
 
 // A read completes at `done_ps`; returns done_ps. With preseeking, a read whose media
@@ -932,19 +973,24 @@ bool HddDevice::Impl::ExtraWriteDisconnect(int seg, int64_t lbn, int64_t t) cons
          cache_.at(seg).holds_write && cache_.at(seg).end != lbn;
 }
 
-int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
+// `cmd`: the command, which on a DiskSim bus may have come while the drive had another
+// (waited): it took its command overhead then and disconnected (disk_write_arrive, the
+// DISCONNECT way, which makes no extra write disconnect), and at its turn `t` the
+// drive reconnects for its data once the bus is free (BusTurnPs).
+int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
   const HddInterface& io = p_.interface;
   const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
   const int64_t b = Ps(io.bus_write_block_ns);
-  const int64_t arrive = t + Ps(io.per_request_ns);
+  const int after = cmd.waited ? (cmd.after_write ? 1 : 0) : prev();
+  const int64_t arrive = (cmd.waited ? cmd.delivered_ps + Ps(io.bus_arbitration_ns) : t) + Ps(io.per_request_ns);
   const int append = p_.cache.combine_seq_writes ? cache_.FindWriteAppend(lbn, t) : -1;
   const int keep = append >= 0 ? append : cache_.Victim(/*for_write=*/true);
-  const bool extra_disconnect = ExtraWriteDisconnect(keep, lbn, t);
+  const bool extra_disconnect = !cmd.waited && ExtraWriteDisconnect(keep, lbn, t);
   // The command's overhead holds the mechanism back; an extra write disconnect's, a
   // seek delta more.
   const int64_t cmd_done =
       arrive + (extra_disconnect ? Ps(io.extradisc_command_ns + io.extradisc_seek_delta_ns)
-                                 : Ps(write_back ? io.write_hit_ns[prev()] : io.write_miss_ns[prev()]));
+                                 : Ps(write_back ? io.write_hit_ns[after] : io.write_miss_ns[after]));
 
   // The data come once the command is done. After an extra write disconnect, they come
   // once the drive has disconnected, paused and reconnected. Only max_write_segments
@@ -963,19 +1009,29 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     }
     waits_for_read_ahead = ra_.active && ra_.next_lbn < ra_.min_lbn;
   }
-  int64_t arm_start = ArmStart(t, cmd_done);
+  const int64_t turn = std::max(cmd_done, t);  // its command done and its turn come
+  int64_t arm_start = ArmStart(t, turn);
   int64_t data_start = cmd_done + Ps(io.data_prep_ns);
-  bus_.Connect(t);  // the command, and its data unless it disconnects first
-  if (extra_disconnect) {
+  const int64_t busy_until = waits_for_destage ? arm_free_ps_ : waits_for_read_ahead ? ra_.done_ps : 0;
+  if (cmd.waited) {
+    // Disconnected since its command (a write-back write with its disconnect overhead),
+    // it reconnects for its data at its turn.
+    const int64_t gone = cmd_done + (write_back ? Ps(io.write_disconnect_ns) : 0);
+    data_start = std::max({gone, BusTurnPs(t), busy_until}) + ReconnectPs();
+    bus_.Connect(data_start - ReconnectPs());
+  } else if (extra_disconnect) {
+    bus_.Connect(t);  // the command
     const int64_t gone = arrive + Ps(io.extradisc_command_ns + io.extradisc_disconnect_ns);
     bus_.Disconnect(gone);
     data_start = gone + Ps(io.extradisc_inter_disconnect_ns) + ReconnectPs();
     bus_.Connect(data_start - ReconnectPs());
   } else if (waits_for_destage || waits_for_read_ahead) {
-    const int64_t busy_until = waits_for_destage ? arm_free_ps_ : ra_.done_ps;
+    bus_.Connect(t);
     bus_.Disconnect(cmd_done + Ps(io.write_disconnect_ns));
     data_start = std::max(busy_until, cmd_done + Ps(io.write_disconnect_ns)) + ReconnectPs();
     bus_.Connect(data_start - ReconnectPs());
+  } else {
+    bus_.Connect(t);  // the command, and its data
   }
 
   const bool continues_stream = lbn == last_write_end_lbn_ && arm_start == arm_free_ps_;
@@ -987,7 +1043,7 @@ int64_t HddDevice::Impl::ServeWrite(int64_t lbn, int64_t n, int64_t t, HddBreakd
     arm_start += std::max<int64_t>(Ps(io.min_seek_delay_ns) - seek, 0);
   }
   WalkMedia(lbn, n, arm_start, /*is_write=*/true, bd, /*positioned=*/false, ZeroLatencyFor(true));
-  bd->wait_ns = RoundNs(arm_start - cmd_done);
+  bd->wait_ns = RoundNs(arm_start - turn);
   int64_t gate = 0;
   if (io.extra_write_disconnect) {
     // The media transfer waits until the segment holds a minimum of the write's data.
@@ -1112,7 +1168,9 @@ void HddDevice::Submit(const DeviceRequest& req) {
     impl_->Start();
     return;
   }
-  impl_->Arrive(req, sim_->now(), impl_->queue_.Append());
+  Impl::Pending& p = impl_->queue_.Append();
+  impl_->Arrive(req, sim_->now(), p);
+  impl_->SendWhileBusy(p);
   if (!impl_->busy_) StartNext();
 }
 

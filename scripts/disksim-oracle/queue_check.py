@@ -39,16 +39,24 @@ from option_check import add_oracle_arguments, edit, pairs
 TOLERANCE_MS = 0.001
 
 
-def write_trace(path, seed, count, mean_ms, read_share, sequential_share, blocks, async_share=0.0):
+def write_trace(path, seed, count, mean_ms, read_share, sequential_share, blocks, async_share=0.0,
+                reread_share=0.0):
     """An open trace: exponential gaps (the first request at 0), 4-32 KiB, some sequential runs, some
-    flagged asynchronous (DiskSim's 0x100: a read then time-limited), drawn apart from the rest."""
+    flagged asynchronous (DiskSim's 0x100: a read then time-limited), and some reading again what one
+    of the last six random requests read (hits in the drive's buffer, often while others wait),
+    each drawn apart from the rest: a share of 0 leaves the other draws as they were."""
     rng = random.Random(seed)
     flags_rng = random.Random(seed + 1)
-    t, next_block = 0.0, 0
+    reread_rng = random.Random(seed + 2)
+    t, next_block, recent = 0.0, 0, []
     with open(path, "w") as f:
         for i in range(count):
             if i:
                 t += rng.expovariate(1.0 / mean_ms)
+            if recent and reread_share and reread_rng.random() < reread_share:
+                block, size = reread_rng.choice(recent)
+                f.write(f"{t:.6f}\t0\t{block}\t{size}\t1\n")
+                continue
             size = rng.choice([8, 16, 32, 64])
             sequential = rng.random() < sequential_share and next_block + size <= blocks
             block = next_block if sequential else rng.randrange(0, blocks - size)
@@ -56,6 +64,8 @@ def write_trace(path, seed, count, mean_ms, read_share, sequential_share, blocks
             flags = read | (0x100 if flags_rng.random() < async_share else 0)
             f.write(f"{t:.6f}\t0\t{block}\t{size}\t{flags:x}\n")
             next_block = block + size
+            if not sequential:
+                recent = (recent + [(block, size)])[-6:]
 
 
 def traced_blocks(folder, drive):
@@ -105,10 +115,12 @@ def equal_requests(folder, trace, show=0):
     return equal, len(theirs)
 
 
-def save_ref(folder, trace, drive, settings, equal, compared, into):
+def save_ref(folder, trace, drive, settings, equal, compared, into, kind=""):
     """The run as a test reference (tests/python/test_disksim_queue.py): the trace, DiskSim's
-    completions, and the settings with ziosim's share, which the test requires at least."""
-    name = drive + "-" + "-".join(re.sub(r"[^a-z0-9]+", "", f"{k}{v}".lower()) for k, v in settings)
+    completions, and the settings with ziosim's share, which the test requires at least. `kind`
+    names a trace other than random reads (e.g. "reread40")."""
+    name = drive + (f"-{kind}" if kind else "") + "-" + "-".join(
+        re.sub(r"[^a-z0-9]+", "", f"{k}{v}".lower()) for k, v in settings)
     os.makedirs(into, exist_ok=True)
     with open(trace, "rb") as f:
         trace_name = f"{drive}-{hashlib.sha1(f.read()).hexdigest()[:10]}.trace"  # runs of one trace share it
@@ -131,7 +143,7 @@ def run(args, drive, settings, save=False):
             f.write(edit(text, 0, settings, spec))
         trace = os.path.join(folder, "queued.trace")
         write_trace(trace, args.seed, args.requests, args.mean_ms, args.read_share, args.sequential_share,
-                    traced_blocks(folder, drive), args.async_share)
+                    traced_blocks(folder, drive), args.async_share, args.reread_share)
         env = dict(os.environ, DISKSIM_REQUEST_CSV=os.path.join(folder, "disksim.csv"))
         d = subprocess.run([args.disksim, drive + ".parv", "out.outv", "ascii", trace, "0"], cwd=folder, env=env,
                            capture_output=True, text=True, check=False)
@@ -149,7 +161,8 @@ def run(args, drive, settings, save=False):
         if not compared:
             return "DiskSim completes no request"
         if save:
-            save_ref(folder, trace, drive, settings, equal, compared, args.save_ref)
+            kind = f"reread{round(100 * args.reread_share)}" if args.reread_share else ""
+            save_ref(folder, trace, drive, settings, equal, compared, args.save_ref, kind)
         return f"{100.0 * equal / compared:.2f} % of {compared}"
 
 
@@ -164,6 +177,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--async-share", type=float, default=0.0,
                     help="share flagged asynchronous (time-limited reads, for the PRI schedulers)")
+    ap.add_argument("--reread-share", type=float, default=0.0,
+                    help="share reading again one of the last six random requests (buffer hits)")
     ap.add_argument("--policy", help="ziosim's queue order (default: the drive's own, as its disk scheduler says "
                                      "where ziosim has it; set DiskSim's with --set 'Scheduling policy=N')")
     ap.add_argument("--show", type=int, default=0, metavar="N", help="print the first N requests that differ")

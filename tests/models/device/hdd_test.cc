@@ -642,6 +642,57 @@ TEST(HddDeviceTest, ACommandWaitsForTheBusTheDriveHolds) {
   }
 }
 
+// A hit that comes to a DiskSim drive while it serves another takes the miss's way
+// (disk_read_arrive): its command overhead (0.3 ms) and disconnect when it comes, a
+// reconnection at its turn. Read 0-7 at t=0 takes its command until 0.3 ms, reads
+// sectors 0-7 at 10.0-10.8 ms (sector 0 passed at 0.3 ms) and completes at 10.81 ms;
+// the read of LBN 500 (cylinder 2, head 1) sent at 0.35 ms seeks from 10.81 ms to
+// 11.81 ms and reads sector 0 at 20.0-20.1 ms: done at 20.11 ms. The read of 0-7 sent
+// at 0.4 ms, whole in the buffer at its turn, sends its 8 blocks at once (done at
+// 20.19 ms); without the shared bus it pays the hit overhead (0.05 ms) then: 20.24 ms.
+TEST(HddDeviceTest, AQueuedHitTookItsCommandWhenItCame) {
+  for (bool shared : {true, false}) {
+    HddParams p = ToyDrive();
+    p.queue_depth = 8;
+    p.cache.read_ahead_scheme = 0;
+    p.interface.commands_wait_for_bus = shared;
+    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
+    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(0.35), 500, 1);
+    run.drv.ReadAt(MsToNs(0.4), 0, 8);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(10.81));
+    EXPECT_EQ(MsToNs(0.35) + run.drv.service[1], MsToNs(20.11));
+    EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+    EXPECT_EQ(MsToNs(0.4) + run.drv.service[2], shared ? MsToNs(20.19) : MsToNs(20.24)) << shared;
+  }
+}
+
+// The host's commands have the bus before the drive's next transfer (DiskSim's bus
+// goes to the one that waited). As above, read 0-7 completes at 10.81 ms, sending its
+// blocks from 10.1 ms; the re-read of 0-7 sent at 0.35 ms is a hit at its turn and
+// sends at once: done at 10.89 ms. A read sent at 10.5 ms, while the drive sends,
+// reaches it at 10.81 ms and holds the bus for its command until 11.11 ms: the hit
+// sends after it, done at 11.19 ms. Sent at 12 ms, it changes nothing.
+TEST(HddDeviceTest, TheHostsCommandsTakeTheBusFirst) {
+  for (double at_ms : {10.5, 12.0}) {
+    HddParams p = ToyDrive();
+    p.queue_depth = 8;
+    p.cache.read_ahead_scheme = 0;
+    p.interface.commands_wait_for_bus = true;
+    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
+    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(0.35), 0, 8);
+    run.drv.ReadAt(MsToNs(at_ms), 500, 1);
+    run.sim.Run();
+    EXPECT_EQ(MsToNs(0.35) + run.drv.service[1], at_ms == 10.5 ? MsToNs(11.19) : MsToNs(10.89)) << at_ms;
+  }
+}
+
 // A read that gives the arm up to a queued command before it completes leaves its
 // segment empty (DiskSim 4.0, CompleteRead). Read 0-7 at t=0 reads ahead after 0.8 ms;
 // the read of LBN 500 (cylinder 2) waiting since 50 us stops that read-ahead at once
