@@ -115,10 +115,16 @@ def equal_requests(folder, trace, show=0):
     return equal, len(theirs)
 
 
+def trace_kind(args):
+    """What sets the trace apart from random reads, for a reference's name ("" for none)."""
+    shares = [("reads", args.read_share, 1.0), ("seq", args.sequential_share, 0.0), ("reread", args.reread_share, 0.0)]
+    return "-".join(f"{name}{round(100 * v)}" for name, v, default in shares if v != default)
+
+
 def save_ref(folder, trace, drive, settings, equal, compared, into, kind=""):
     """The run as a test reference (tests/python/test_disksim_queue.py): the trace, DiskSim's
     completions, and the settings with ziosim's share, which the test requires at least. `kind`
-    names a trace other than random reads (e.g. "reread40")."""
+    names a trace other than random reads (trace_kind)."""
     name = drive + (f"-{kind}" if kind else "") + "-" + "-".join(
         re.sub(r"[^a-z0-9]+", "", f"{k}{v}".lower()) for k, v in settings)
     os.makedirs(into, exist_ok=True)
@@ -161,8 +167,7 @@ def run(args, drive, settings, save=False):
         if not compared:
             return "DiskSim completes no request"
         if save:
-            kind = f"reread{round(100 * args.reread_share)}" if args.reread_share else ""
-            save_ref(folder, trace, drive, settings, equal, compared, args.save_ref, kind)
+            save_ref(folder, trace, drive, settings, equal, compared, args.save_ref, trace_kind(args))
         return f"{100.0 * equal / compared:.2f} % of {compared}"
 
 

@@ -1,7 +1,8 @@
 """Requests queued in a DiskSim drive, against DiskSim itself.
 
-tests/data/disksim-queue holds DiskSim 4.0's completions of open traces (random reads, Poisson
-arrivals) on validation drives whose "Max queue length" and disk scheduler were set, saved by
+tests/data/disksim-queue holds DiskSim 4.0's completions of open traces (Poisson arrivals of random
+reads; some with re-reads, a sequential third or half writes, named so) on validation drives whose
+"Max queue length", disk scheduler or preseeking level were set, saved by
 `scripts/disksim-oracle/queue_check.py --save-ref` with the share of requests ziosim then
 completed in the same own time (within 1 us). Each is replayed again here: the share may grow,
 never shrink. The shares differ by scheduler and drive (README: "Max queue length" > 1).
