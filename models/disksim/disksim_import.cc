@@ -812,7 +812,11 @@ void ReadLayoutG4(const Block& block, int64_t blocks, HddLayout* layout, Ignored
     t.remaps.push_back(m);
   }
   r.Finish();
-  layout->extents = disksim_g4::Expand(t, blocks, layout->cylinders, layout->surfaces);
+  layout->extents = disksim_g4::Expand(t, blocks, layout->surfaces);
+  // DiskSim never checks the tables against "Number of cylinders" either: the Maxtor
+  // 300 GB of DiskSim's dual-seek example puts its last LBNs on cylinder 80512 of a
+  // declared 80512 (0..80511), and DiskSim maps them there.
+  for (const HddExtent& x : layout->extents) layout->cylinders = std::max(layout->cylinders, x.cylinder + 1);
 }
 
 // A number in a seek-curve row, the whole field (blanks around it allowed).
@@ -835,11 +839,13 @@ std::vector<std::string> SplitAtCommas(const std::string& line) {
   }
 }
 
-// One row of a seek curve: "distance, ms" or "distance, ms, ignored".
+// One row of a seek curve: "distance, ms", then anything DiskSim 4.0 ignores (its
+// sscanf reads two numbers and a standard deviation): the standard deviation, or the
+// write seek time of the dual-seek curves of DiskSim's later 64-bit branch.
 std::pair<int, SimTime> ParseSeekRow(const std::string& line, const std::string& file, int number) {
   const std::vector<std::string> fields = SplitAtCommas(line);
   double distance = 0, ms = 0;
-  if ((fields.size() != 2 && fields.size() != 3) || !ParseField(fields[0], &distance) ||
+  if (fields.size() < 2 || !ParseField(fields[0], &distance) ||
       !ParseField(fields[1], &ms) || distance < 1 || distance != std::trunc(distance) || distance > INT_MAX || ms < 0) {
     throw InputError(file, number, "expected 'distance, milliseconds' with distance >= 1, found: " + line);
   }

@@ -1,6 +1,7 @@
 #include "models/disksim/disksim_layout_g4.h"
 
 #include <algorithm>
+#include <climits>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -65,8 +66,7 @@ struct Leaf {
 
 class Expander {
  public:
-  Expander(const Tables& t, int64_t blocks, int cylinders, int surfaces)
-      : t_(t), blocks_(blocks), cylinders_(cylinders), surfaces_(surfaces) {}
+  Expander(const Tables& t, int64_t blocks, int surfaces) : t_(t), blocks_(blocks), surfaces_(surfaces) {}
 
   std::vector<HddExtent> Run();
 
@@ -92,7 +92,6 @@ class Expander {
 
   const Tables& t_;
   int64_t blocks_;
-  int cylinders_;
   int surfaces_;
   std::vector<SlipTotal> slips_;
   std::vector<Leaf> leaves_;
@@ -109,7 +108,7 @@ void Expander::Check() const {
   for (size_t i = 0; i < t_.indexes.size(); ++i) CheckIndex(i);
   if (t_.slips.empty()) Fail(t_.where, "'Slips' is empty; DiskSim needs one entry at least (0, 0 for none)");
   for (const Remap& r : t_.remaps) {
-    if (r.sector + r.count > r.sectors_per_track || r.cylinder >= cylinders_ || r.head >= surfaces_) {
+    if (r.sector + r.count > r.sectors_per_track || r.head >= surfaces_) {
       Fail(r.where, "'Remaps' entry for LBN " + N(r.lbn) + ": " + N(r.count) + " sectors from cylinder " +
                         N(r.cylinder) + ", head " + N(r.head) + ", sector " + N(r.sector) +
                         " do not fit a track of " + N(r.sectors_per_track) + " on the disk");
@@ -235,9 +234,8 @@ std::optional<std::pair<uint32_t, uint32_t>> Expander::SkewOf(int64_t cylinder, 
 
 void Expander::AddExtent(int64_t lbn, int64_t blocks, int64_t cylinder, int64_t head, int64_t sector, int spt,
                          const Location& where, std::vector<HddExtent>* out) const {
-  if (cylinder < 0 || cylinder >= cylinders_) {
-    Fail(where, "places LBN " + N(lbn) + " on cylinder " + N(cylinder) + ", outside the disk's 0.." +
-                    N(cylinders_ - 1));
+  if (cylinder < 0 || cylinder > INT_MAX) {
+    Fail(where, "places LBN " + N(lbn) + " on cylinder " + N(cylinder) + ", which no disk has");
   }
   HddExtent x;
   x.first_lbn = lbn;
@@ -314,8 +312,8 @@ std::vector<HddExtent> Expander::Run() {
 
 }  // namespace
 
-std::vector<HddExtent> Expand(const Tables& tables, int64_t blocks, int cylinders, int surfaces) {
-  return Expander(tables, blocks, cylinders, surfaces).Run();
+std::vector<HddExtent> Expand(const Tables& tables, int64_t blocks, int surfaces) {
+  return Expander(tables, blocks, surfaces).Run();
 }
 
 }  // namespace ziosim::disksim_g4

@@ -65,8 +65,9 @@ struct Tables {
 // range its reader checks (non-negative but for cylinders and runs and slip counts;
 // lengths, runs, spt and remap counts positive). Throws InputError at the entry at
 // fault if the tables are inconsistent or leave an LBN without a sector (DiskSim would
-// answer DM_NX for it, or abort).
-std::vector<HddExtent> Expand(const Tables& tables, int64_t blocks, int cylinders, int surfaces);
+// answer DM_NX for it, or abort). The tables define the disk's cylinders, as in
+// DiskSim, which never checks them against "Number of cylinders".
+std::vector<HddExtent> Expand(const Tables& tables, int64_t blocks, int surfaces);
 
 }  // namespace ziosim::disksim_g4
 

@@ -869,10 +869,21 @@ TEST(DisksimImportTest, ExplicitLayoutErrorsNameFileAndLine) {
   }
   {
     SyntheticDrive drive;
-    g4(drive, tp + idx + "Slips = [ 0, 0 ],\nRemaps = [ 3, 1, 500, 0, 0, 20 ]\n");
+    g4(drive, tp + idx + "Slips = [ 0, 0 ],\nRemaps = [ 3, 1, 5, 2, 0, 20 ]\n");
     EXPECT_EQ(drive.ErrorOfImport(),
-              drive.Where("t.model", "Remaps") + ": 'Remaps' entry for LBN 3: 1 sectors from cylinder 500, head 0, "
+              drive.Where("t.model", "Remaps") + ": 'Remaps' entry for LBN 3: 1 sectors from cylinder 5, head 2, "
                                                  "sector 0 do not fit a track of 20 on the disk");
+  }
+  {
+    // The tables define the cylinders, as in DiskSim, whatever "Number of cylinders"
+    // says: the tree's cylinder 1 on a disk of one, a remap to cylinder 500 on 100.
+    SyntheticDrive drive;
+    g4(drive, tp + idx + "Slips = [ 0, 0 ],\nRemaps = [ ]\n");
+    drive.Replace("t.model", "Number of cylinders = 100", "Number of cylinders = 1");
+    EXPECT_EQ(drive.Import().params.layout.cylinders, 2);
+    SyntheticDrive remapped;
+    g4(remapped, tp + idx + "Slips = [ 0, 0 ],\nRemaps = [ 3, 1, 500, 0, 0, 20 ]\n");
+    EXPECT_EQ(remapped.Import().params.layout.cylinders, 501);
   }
   {
     // 4000 LBNs in the tree, but the drive claims more: the last ones have no sector.
@@ -1047,6 +1058,14 @@ TEST(DisksimImportTest, SeekCurveErrorsNameTheSeekFile) {
     drive.Replace("t.seek", "10,\t2.0", "10;\t2.0");
     EXPECT_EQ(drive.ErrorOfImport(),
               drive.Path("t.seek") + ":3: expected 'distance, milliseconds' with distance >= 1, found: 10;\t2.0, 0.1");
+  }
+  {
+    // DiskSim reads a row's distance and time and ignores what follows: a standard
+    // deviation, or the write seek time of a dual-seek curve.
+    SyntheticDrive drive;
+    drive.Replace("t.seek", "99, 5.5", "99, 5.5, 0.02, 6.1");
+    const auto& table = drive.Import().params.mechanics.seek.table;
+    EXPECT_EQ(table.back(), (std::pair<int, SimTime>{99, MsToNs(5.5)}));
   }
   {
     SyntheticDrive drive;
