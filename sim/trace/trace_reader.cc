@@ -407,6 +407,8 @@ bool IsUnder(std::string_view path, std::string_view directory) {
   return path.starts_with(directory) && (path.size() == directory.size() || path[directory.size()] == '/');
 }
 
+bool TimesFromZero(TraceFormat format) { return format == TraceFormat::kDisksimAscii; }
+
 bool IsFileLevel(TraceFormat format) {
   return format == TraceFormat::kFioIolog || format == TraceFormat::kStrace || format == TraceFormat::kDtrace;
 }

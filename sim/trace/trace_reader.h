@@ -91,6 +91,10 @@ enum class TraceFormat {
 
 // Whether the format's requests name files (TraceRecord::file) rather than a block device.
 bool IsFileLevel(TraceFormat format);
+// Whether the format's times are a simulation's clock, which starts at 0 (DiskSim ascii:
+// DiskSim's own times, its platters at angle 0 then), rather than a traced system's:
+// a replay then keeps them instead of starting at the first request.
+bool TimesFromZero(TraceFormat format);
 
 // "validate", "ascii", "blkparse", "fio-iolog", "fio-lat", "msr", "spc", "ftrace", "cloudphysics", "strace",
 // "dtrace", "auto".

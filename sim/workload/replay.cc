@@ -140,7 +140,7 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
     switch (options_.mode) {
       case ReplayMode::kOpen:
         if (!Fetch()) return;
-        origin_ns_ = next_.time_ns;
+        origin_ns_ = TimesFromZero(trace_.format()) ? 0 : next_.time_ns;
         sim_.Schedule(std::max(sim_.now(), OpenArrival(next_)), this, kArrive);
         break;
       case ReplayMode::kClosed:
@@ -148,7 +148,7 @@ class Replayer final : public EventHandler, public ReplayTargetListener {
         break;
       case ReplayMode::kValidate:
         if (!Fetch()) return;
-        origin_ns_ = next_.time_ns;
+        origin_ns_ = TimesFromZero(trace_.format()) ? 0 : next_.time_ns;
         have_next_ = true;
         Pace();
         break;

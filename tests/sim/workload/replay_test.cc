@@ -93,8 +93,8 @@ ReplayRun Replay(const std::string& path, const ReplayOptions& options, SimTime 
 
 constexpr SimTime kMs = kNsPerMs;
 
-// Four requests at 10, 11, 11 and 15 ms of the trace's clock: 0, 1, 1, 5 ms into the replay.
-const char kAscii[] = "10 0 0 8 1\n11 0 8 8 1\n11 0 16 8 1\n15 0 24 8 1\n";
+// Four requests at 0, 1, 1 and 5 ms (a DiskSim ascii trace's times are the replay's).
+const char kAscii[] = "0 0 0 8 1\n1 0 8 8 1\n1 0 16 8 1\n5 0 24 8 1\n";
 
 // ---------------------------------------------------------------- pacing
 
@@ -276,6 +276,22 @@ const char kTwoDisks[] =
     "110000,hm,1,Read,8192,4096,40000\n"
     "120000,hm,0,Write,16384,4096,30000\n"
     "130000,hm,0,Read,24576,4096,10000\n";
+
+// A DiskSim ascii trace's times are DiskSim's clock, whose platters stand at angle 0 at
+// time 0: its first request comes at 10 ms. Another trace's times are the traced
+// system's: the MSR trace's first request (at 10 ms of its clock) comes at once.
+TEST(ReplayTest, AnAsciiTraceKeepsItsTimesOthersStartAtTheirFirstRequest) {
+  TempFile ascii("late.trace", "10 0 0 8 1\n11 0 8 8 1\n");
+  const ReplayRun a = Replay(ascii.path(), ReplayOptions{}, 2 * kMs, 32);
+  ASSERT_EQ(a.timings.size(), 2u);
+  EXPECT_EQ(a.timings[0].arrival, 10 * kMs);
+  EXPECT_EQ(a.timings[1].arrival, 11 * kMs);
+  TempFile msr("late.csv", kTwoDisks);
+  const ReplayRun m = Replay(msr.path(), ReplayOptions{}, 2 * kMs, 32);
+  ASSERT_EQ(m.timings.size(), 4u);
+  EXPECT_EQ(m.timings[0].arrival, 0);
+  EXPECT_EQ(m.timings[1].arrival, 1 * kMs);  // 10,000 ticks of 100 ns later
+}
 
 TEST(ReplayTest, ComparesReadsWritesAndDevicesApart) {
   TempFile f("two.csv", kTwoDisks);
