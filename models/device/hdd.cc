@@ -112,6 +112,17 @@ class BusOccupancy {
   void Disconnect(int64_t t) {
     if (since_ != kNever) [[unlikely]] Close(t);
   }
+  // Where the record stands, to go back to (Restore) when the drive's later use of the
+  // bus is worked out again.
+  struct Mark {
+    size_t spans;
+    int64_t since;
+  };
+  Mark mark() const { return Mark{spans_.size(), since_}; }
+  void Restore(const Mark& m) {
+    spans_.resize(m.spans);
+    since_ = m.since;
+  }
   // When a command sent at `t` reaches the drive: at once if no span was kept.
   int64_t DeliveredPs(int64_t t) const {
     for (const Span& s : spans_) {
@@ -293,6 +304,32 @@ class HddDevice::Impl {
   // The drive's next use of the bus waits for the host's commands sent before it
   // (SendWhileBusy): DiskSim's bus goes to the host, which waited, first.
   int64_t host_bus_until_ps_ = 0;
+  // How the command in service uses the bus after its media work starts, kept so that
+  // a host command taking the bus meanwhile (SendWhileBusy) can push it back (Replan):
+  // a read's data (BusPipeline's inputs), or a write-through write's completion.
+  struct BusPlan {
+    enum class Kind { kNone, kReadData, kWriteCompletion } kind = Kind::kNone;
+    int64_t bus_free = 0;  // kReadData: BusPipeline's inputs
+    int64_t b = 0;
+    int64_t watermark = 0;
+    bool sending = false;
+    int64_t buffered = 0;
+    int64_t media_blocks = 0;
+    int after = 0;              // the command completed before: its disconnect overheads
+    int64_t connect_ps = 0;     // kWriteCompletion: when it would reconnect
+    int64_t tail_ps = 0;        // from the last block sent (or the reconnection) to done
+    int seg = -1;               // a read's segment (CompleteRead)
+    BusOccupancy::Mark mark{};  // the bus record before this use
+  };
+  // The host's commands that took the bus while the command in service was
+  // disconnected, and what that one does with the bus after its media work.
+  struct HostSpan {
+    int64_t from;
+    int64_t to;
+  };
+  std::vector<HostSpan> host_spans_;
+  BusPlan plan_;
+  int64_t done_ps_ = 0;  // when the command in service completes
   // When the drive may first take the bus for the command whose turn comes at `t`.
   int64_t BusTurnPs(int64_t t) const { return std::max(t, host_bus_until_ps_); }
   int seg_in_use_ = -1;  // the cache segment it holds until it completes
@@ -353,8 +390,11 @@ class HddDevice::Impl {
   bool SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st);
   int64_t ZeroLatencyHead(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st) const;
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
-  int64_t BusPipeline(int64_t bus_free, int64_t bus_ps, int64_t watermark, bool sending, int64_t buffered,
-                      int64_t media_blocks);
+  int64_t BusPipeline(const BusPlan& plan);
+  // The first instant from `t` on when no host command holds the bus (host_spans_).
+  int64_t HostFreePs(int64_t t) const;
+  // Works the plan out again around the host's commands; moves done_ps_ (later only).
+  void Replan();
   // A disconnected drive's way back to sending data: it wins the bus, reselects the
   // host and prepares the data.
   int64_t ReconnectPs() const {
@@ -423,6 +463,40 @@ void HddDevice::Impl::SendWhileBusy(Pending& p) {
     phase += Ps(io.write_miss_ns[after]);  // DiskSim adds no disconnect overhead here
   }
   host_bus_until_ps_ = p.delivered_ps + Ps(io.bus_arbitration_ns) + phase;
+  if (busy_ && plan_.kind != BusPlan::Kind::kNone) {
+    host_spans_.push_back(HostSpan{p.delivered_ps, host_bus_until_ps_});
+    Replan();
+  }
+}
+
+int64_t HddDevice::Impl::HostFreePs(int64_t t) const {
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const HostSpan& h : host_spans_) {
+      if (t >= h.from && t < h.to) {
+        t = h.to;
+        moved = true;
+      }
+    }
+  }
+  return t;
+}
+
+void HddDevice::Impl::Replan() {
+  bus_.Restore(plan_.mark);
+  int64_t done;
+  if (plan_.kind == BusPlan::Kind::kReadData) {
+    done = BusPipeline(plan_) + plan_.tail_ps;
+  } else {
+    const int64_t connect = HostFreePs(plan_.connect_ps);
+    bus_.Connect(connect);
+    done = connect + plan_.tail_ps;
+  }
+  bus_.Disconnect(done);
+  if (done <= done_ps_) return;
+  done_ps_ = done;
+  if (open_release_.seg >= 0 && open_release_.seg == plan_.seg) open_release_.done_ps = done;
+  if (p_.cache.preseek_level > 0) arm_release_ps_ = ArmReleasePs(current_.req.op == IoOp::kWrite, done);
 }
 
 // --- reads -----------------------------------------------------------------
@@ -485,7 +559,9 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   media_done_ps_ = media_end;
   bd->wait_ns = RoundNs(arm_start - turn);
-  const int64_t sent = BusPipeline(bus_free, b, watermark, sending, sending ? 0 : cached, media_n);
+  plan_ = BusPlan{BusPlan::Kind::kReadData, bus_free, b, watermark, sending, sending ? 0 : cached, media_n, prev(),
+                  0, Ps(io.read_completion_ns), -1, bus_.mark()};
+  const int64_t sent = BusPipeline(plan_);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
   const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
@@ -499,6 +575,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   }
   if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn, lbn + n, media_end);
   ForgetSentData(target_seg, lbn + n);
+  plan_.seg = target_seg;
   return CompleteRead(target_seg, sent + Ps(io.read_completion_ns));
 }
 
@@ -529,7 +606,9 @@ int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, H
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
   bus_.Connect(BusTurnPs(t));
   if (cached == 0) bus_.Disconnect(ready);
-  const int64_t sent = BusPipeline(ready + cached * b, b, ReadWatermark(n), cached > 0, 0, n - cached);
+  plan_ = BusPlan{BusPlan::Kind::kReadData, ready + cached * b, b, ReadWatermark(n), cached > 0, 0, n - cached, prev(),
+                  0, Ps(io.read_completion_ns), seg, bus_.mark()};
+  const int64_t sent = BusPipeline(plan_);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
   cache_.Touch(seg);
@@ -634,14 +713,16 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // preparation. One that may not hold the bus disconnects whenever the buffer runs dry,
 // and reconnects the same way once the disconnect is over. Its connections go into bus_
 // (a sending disk's began before; the completion ends the last).
-int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t buffered,
-                                     int64_t media_blocks) {
+int64_t HddDevice::Impl::BusPipeline(const BusPlan& plan) {
   const HddInterface& io = p_.interface;
   const int64_t reconnect = ReconnectPs();
-  const int64_t disconnect = Ps(io.read_disconnect_ns[prev()]);
-  int64_t left = buffered + media_blocks;  // sectors not sent yet
-  int64_t waiting = buffered;  // of them, sectors in the buffer while the disk is disconnected
-  bool connected = io.never_disconnect || sending;
+  const int64_t disconnect = Ps(io.read_disconnect_ns[plan.after]);
+  const int64_t b = plan.b;
+  const int64_t watermark = plan.watermark;
+  int64_t bus_free = plan.bus_free;
+  int64_t left = plan.buffered + plan.media_blocks;  // sectors not sent yet
+  int64_t waiting = plan.buffered;  // of them, sectors in the buffer while the disk is disconnected
+  bool connected = io.never_disconnect || plan.sending;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
   for (const MediaRun& r : runs_) {
     if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
@@ -652,8 +733,11 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
     const int64_t need = std::min(watermark, left);
     if (!connected && waiting + r.blocks >= need) {
       const int64_t wth = r.start_ps + (need - waiting) * r.sector_ps;
-      bus_.Connect(std::max(bus_free - reconnect, wth));
-      bus_free = std::max(bus_free, wth + reconnect) + waiting * b;  // those waiting go first
+      // It reconnects once a host command that took the bus meanwhile lets it go.
+      const int64_t connect = host_spans_.empty() ? std::max(bus_free - reconnect, wth)
+                                                  : HostFreePs(std::max(bus_free - reconnect, wth));
+      bus_.Connect(connect);
+      bus_free = connect + reconnect + waiting * b;  // those waiting go first
       left -= waiting;
       waiting = 0;
       connected = true;
@@ -1076,8 +1160,13 @@ int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, 
   const SimTime disconnect = extra_disconnect ? io.extradisc_second_disconnect_ns : io.write_disconnect_ns;
   const int64_t disconnected = data_start + n * b + Ps(disconnect);
   bus_.Disconnect(disconnected);
-  bus_.Connect(std::max(media_end, disconnected));
-  return std::max(media_end, disconnected) + Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
+  plan_ = BusPlan{};
+  plan_.kind = BusPlan::Kind::kWriteCompletion;
+  plan_.connect_ps = std::max(media_end, disconnected);
+  plan_.tail_ps = Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
+  plan_.mark = bus_.mark();
+  bus_.Connect(plan_.connect_ps);
+  return plan_.connect_ps + plan_.tail_ps;
 }
 
 int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) const {
@@ -1256,14 +1345,22 @@ void HddDevice::Impl::Start() {
   const int64_t take_ps = TakePs(now_ps, current_.delivered_ps);
   media_done_ps_ = take_ps;
   bus_.Clear();
+  host_spans_.clear();
+  plan_.kind = BusPlan::Kind::kNone;
   const int64_t done_ps = Serve(current_, now_ps, take_ps, &dev_.last_);
   bus_.Disconnect(done_ps);
+  done_ps_ = done_ps;
   if (p_.cache.preseek_level > 0) arm_release_ps_ = ArmReleasePs(current_.req.op == IoOp::kWrite, done_ps);
   sim.Schedule(std::max(CeilNs(done_ps), sim.now()), &dev_, kCompleteEvent);
 }
 
 void HddDevice::OnEvent(uint32_t kind, uint64_t /*arg*/) {
   if (kind != kCompleteEvent) return;
+  // A host command that took the bus meanwhile may have pushed the completion back.
+  if (CeilNs(impl_->done_ps_) > sim_->now()) {
+    sim_->Schedule(CeilNs(impl_->done_ps_), this, kCompleteEvent);
+    return;
+  }
   // Copied: the listener may submit a command that starts at once and takes current_.
   const DeviceRequest req = impl_->current_.req;
   const SimTime submitted = impl_->current_.submitted;

@@ -693,6 +693,26 @@ TEST(HddDeviceTest, TheHostsCommandsTakeTheBusFirst) {
   }
 }
 
+// A host command that takes the bus while the drive is disconnected holds back the
+// drive's reconnection (DiskSim's bus is one). With a bus of 0.2 ms a block and a 1 ms
+// completion, read 0-7 at t=0 takes its command until 0.3 ms, reads sectors 0-7 at
+// 10.0-10.8 ms and reconnects at 10.1 ms (its first sector in): its blocks go until
+// 11.7 ms, and it completes at 12.7 ms. A read sent at 9.95 ms takes the bus for its
+// command (0.3 ms) until 10.25 ms: read 0-7 reconnects then, its blocks go until
+// 11.85 ms, done at 12.85 ms. Sent at 9 ms, it is done with the bus by 9.3 ms.
+TEST(HddDeviceTest, AHostCommandHoldsBackTheDrivesReconnection) {
+  for (double at_ms : {9.95, 9.0}) {
+    HddParams p = SlowBusDrive(0);
+    p.interface.commands_wait_for_bus = true;
+    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(at_ms), 500, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], at_ms == 9.95 ? MsToNs(12.85) : MsToNs(12.7)) << at_ms;
+  }
+}
+
 // A read that gives the arm up to a queued command before it completes leaves its
 // segment empty (DiskSim 4.0, CompleteRead). Read 0-7 at t=0 reads ahead after 0.8 ms;
 // the read of LBN 500 (cylinder 2) waiting since 50 us stops that read-ahead at once
