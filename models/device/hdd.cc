@@ -360,7 +360,7 @@ class HddDevice::Impl {
   // (arm_release_ps_).
   int64_t ArmReleasePs(bool is_write, int64_t done_ps) const;
   bool JoinsReadAhead(int seg, int64_t lbn) const;
-  int64_t ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  int64_t ServeFromReadAhead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
 
   // Stops the read-ahead for a command that needs the arm at `t`; returns when the arm is free.
   int64_t StopReadAhead(int64_t t) {
@@ -513,7 +513,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
     bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
     return ServeWholeHit(cmd, lbn, n, t, take, seg);
   }
-  if (JoinsReadAhead(seg, lbn)) return ServeFromReadAhead(lbn, n, t, bd);
+  if (JoinsReadAhead(seg, lbn)) return ServeFromReadAhead(cmd, lbn, n, t, bd);
   // A miss that waited in the drive's queue took its command and disconnected when it
   // came, while the drive served others (disk_read_arrive, with the overheads of the
   // command completed last by then): its turn starts the arm at once, and its data wait
@@ -591,22 +591,48 @@ bool HddDevice::Impl::JoinsReadAhead(int seg, int64_t lbn) const {
   return p_.cache.allow_almost_read_hits && lbn == ra_.next_lbn;
 }
 
-int64_t HddDevice::Impl::ServeFromReadAhead(int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
+// `cmd`: the command, which joins the read-ahead stream at its turn `t`. DiskSim's
+// disk_read_arrive takes a partial hit whose cached head is enough to start (the
+// watermark's worth, or any with "Immed transfer partial hit") as a hit: its head goes
+// after the hit overhead. One that is not, a read starting at the block about to be
+// read (an almost hit), and one that came while the drive had another command (on a
+// DiskSim bus) go the miss's way: the miss overhead and a disconnect, then a
+// reconnection once the watermark's worth waits. A drive that never disconnects takes
+// every one as a hit, and a read joining the window ahead (join_read_ahead_window,
+// beyond DiskSim) is taken as one too.
+int64_t HddDevice::Impl::ServeFromReadAhead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t,
+                                            HddBreakdown* bd) {
   const HddInterface& io = p_.interface;
   const int64_t b = Ps(io.bus_read_block_ns);
   const int seg = ra_.segment;
   const int64_t cached = std::max<int64_t>(ra_.next_lbn - lbn, 0);
   const int64_t gap = std::max<int64_t>(lbn - ra_.next_lbn, 0);
   bd->cache = cached > 0 ? HddBreakdown::CacheOutcome::kPartialHit : HddBreakdown::CacheOutcome::kMiss;
-  // Served from the buffer like a hit: the host transfer starts after the hit overhead.
-  const int64_t ready = BusTurnPs(t) + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns);
+  const int64_t watermark = ReadWatermark(n);
+  const bool enough = cached > 0 && (io.never_disconnect || io.immediate_partial_hit || cached >= std::min(watermark, n));
+  const bool hit_way =
+      io.never_disconnect || (!cmd.waited && (enough || (cached == 0 && p_.cache.join_read_ahead_window)));
+  const bool sending = hit_way && cached > 0;  // the cached head goes at once
+  const int64_t bus_turn = BusTurnPs(t);
+  int64_t bus_free;
+  if (hit_way) {
+    const int64_t ready = bus_turn + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]) + Ps(io.data_prep_ns);
+    bus_.Connect(bus_turn);
+    if (!sending) bus_.Disconnect(ready);
+    bus_free = ready + (sending ? cached * b : 0);
+  } else {
+    const int after = cmd.waited ? (cmd.after_write ? 1 : 0) : prev();
+    const int64_t came = cmd.waited ? cmd.delivered_ps + Ps(io.bus_arbitration_ns) : t;
+    const int64_t cmd_done = came + Ps(io.per_request_ns) + Ps(io.read_miss_ns[after]);
+    bus_.Connect(came - Ps(io.bus_arbitration_ns));
+    bus_.Disconnect(cmd_done + Ps(io.read_disconnect_ns[after]));
+    bus_free = std::max(cmd_done + Ps(io.read_disconnect_ns[after]), bus_turn) + ReconnectPs();
+  }
   const int64_t media_end = WalkMedia(ra_.next_lbn, lbn + n - ra_.next_lbn, ra_.next_start_ps,
                                       /*is_write=*/false, bd, /*positioned=*/true);
   media_done_ps_ = media_end;
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
-  bus_.Connect(BusTurnPs(t));
-  if (cached == 0) bus_.Disconnect(ready);
-  plan_ = BusPlan{BusPlan::Kind::kReadData, ready + cached * b, b, ReadWatermark(n), cached > 0, 0, n - cached, prev(),
+  plan_ = BusPlan{BusPlan::Kind::kReadData, bus_free, b, watermark, sending, sending ? 0 : cached, n - cached, prev(),
                   0, Ps(io.read_completion_ns), seg, bus_.mark()};
   const int64_t sent = BusPipeline(plan_);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);

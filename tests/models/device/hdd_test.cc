@@ -713,6 +713,30 @@ TEST(HddDeviceTest, AHostCommandHoldsBackTheDrivesReconnection) {
   }
 }
 
+// A read that joins the read-ahead stream after waiting in a DiskSim drive's queue took
+// the miss's way when it came (its overhead then, a reconnection at its turn), not a
+// hit's overhead at its turn. With a bus of 0.2 ms a block and a 1 ms completion, read
+// 0-7 at t=0 completes at 12.7 ms (as above), its read-ahead reading on from sector 8
+// at 10.8 ms: by 12.7 ms through sector 26. The read of 4-40, sent at 1 ms, sends its
+// 23 buffered blocks from 12.7 ms and the 14 read after them: done at 12.7 + 37 x 0.2
+// + 1 = 21.1 ms; taken as a hit at its turn (no shared bus) it starts 0.05 ms later.
+TEST(HddDeviceTest, AQueuedReadJoiningTheReadAheadTookItsCommandWhenItCame) {
+  for (bool shared : {true, false}) {
+    HddParams p = SlowBusDrive(0);
+    p.cache.read_ahead_scheme = 3;
+    p.interface.commands_wait_for_bus = shared;
+    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
+    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(1.0), 4, 37);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(12.7));
+    EXPECT_EQ(run.drv.outcome[1], HddBreakdown::CacheOutcome::kPartialHit);
+    EXPECT_EQ(MsToNs(1.0) + run.drv.service[1], shared ? MsToNs(21.1) : MsToNs(21.15)) << shared;
+  }
+}
+
 // A read that gives the arm up to a queued command before it completes leaves its
 // segment empty (DiskSim 4.0, CompleteRead). Read 0-7 at t=0 reads ahead after 0.8 ms;
 // the read of LBN 500 (cylinder 2) waiting since 50 us stops that read-ahead at once
