@@ -417,18 +417,25 @@ void ReadCache(BlockReader& r, HddCache* out) {
   out->allow_almost_read_hits = r.OptionalInt("Allow almost read hits", 0, 1, 0) == 1;
 }
 
+// DiskSim aborts on any sneaky hits with a bus held for whole reads (disk_postpass_perdisk).
+void RefuseWithBusHeld(BlockReader& r, const char* key, bool on, const HddInterface& io) {
+  if (on && io.hold_bus_read) {
+    Fail(r.Required(key).value.where, Quote(key) + " = 1 with 'Hold bus entire read xfer' = 1, which DiskSim refuses");
+  }
+}
+
 // The read hits that may be sent while the arm is busy ("sneaky"), and how early the
-// arm leaves a read ("Preseeking level"). DiskSim aborts on sneaky hits with a bus
-// held for whole reads (disk_postpass_perdisk).
+// arm leaves a read ("Preseeking level").
 void ReadArmRelease(BlockReader& r, HddParams* out) {
   HddCache& c = out->cache;
   for (auto [key, field] : {std::pair{"Allow sneaky full read hits", &c.sneaky_full_read_hits},
                             std::pair{"Allow sneaky partial read hits", &c.sneaky_partial_read_hits}}) {
     *field = r.OptionalInt(key, 0, 1, 0) == 1;
-    if (*field && out->interface.hold_bus_read) {
-      Fail(r.Required(key).value.where, Quote(key) + " = 1 with 'Hold bus entire read xfer' = 1, which DiskSim refuses");
-    }
+    RefuseWithBusHeld(r, key, *field, out->interface);
   }
+  // Read again by CheckUnmodelledDiskFeatures, which lists it as ignored.
+  RefuseWithBusHeld(r, "Allow sneaky intermediate read hits",
+                    r.OptionalInt("Allow sneaky intermediate read hits", 0, 1, 0) == 1, out->interface);
   c.preseek_level = r.OptionalInt("Preseeking level", 0, 2, 0);
 }
 

@@ -1018,6 +1018,12 @@ TEST(DisksimImportTest, RefusesHitAndPreseekKeysDiskSimRefuses) {
                              "DiskSim refuses");
   }
   {
+    // Ignored with a queue of one, but DiskSim refuses it with the bus held all the same.
+    const auto [error, where] = error_with("Allow sneaky intermediate read hits = 1", "1", "1");
+    EXPECT_EQ(error, where + ": 'Allow sneaky intermediate read hits' = 1 with 'Hold bus entire read xfer' = 1, "
+                             "which DiskSim refuses");
+  }
+  {
     const auto [error, where] = error_with("Allow sneaky partial read hits = 2", "1", "0");
     EXPECT_EQ(error, where + ": 'Allow sneaky partial read hits' = 2 is outside 0..1");
   }
