@@ -22,6 +22,7 @@ namespace ziosim {
 namespace {
 
 constexpr uint32_t kCompleteEvent = 1;
+constexpr uint32_t kSneakyHitDoneEvent = 2;  // arg: the hit's slot in Impl::sneaky_
 constexpr double kMsPerPs = 1e-9;
 
 int64_t Ps(SimTime ns) { return ns * kPsPerNs; }
@@ -176,6 +177,7 @@ class HddDevice::Impl {
     runs_.reserve(64);
     if (p_.interface.commands_wait_for_bus && p_.queue_depth > 1) {
       bus_.Enable(66);  // a connection a track run at most, the command's and the completion's
+      if (p_.cache.sneaky_full_read_hits) sneaky_.reserve(static_cast<size_t>(p_.queue_depth));
     }
   }
 
@@ -262,6 +264,22 @@ class HddDevice::Impl {
   // commands, and holds it for its overhead and its disconnect (DiskSim's
   // disk_read_arrive and disk_write_arrive, the DISCONNECT way), until host_bus_until_ps_.
   void SendWhileBusy(Pending& p);
+  // A read sent at `t`, while the drive has another command, that a DiskSim drive
+  // sends at once from its buffer ("Allow sneaky full read hits", disk_read_arrive):
+  // whole in a segment the command in service does not hold, reaching the drive
+  // before that one completes. Takes the bus for it (host_spans_, Replan) and returns
+  // when it completes, filling `bd`; -1 if it is not one.
+  int64_t SneakyHitPs(const DeviceRequest& req, SimTime t, HddBreakdown* bd);
+  // The reads sent that way, completing out of turn; slots reused.
+  struct SneakyHit {
+    DeviceRequest req;
+    SimTime submitted = 0;
+    HddBreakdown bd;
+    bool in_flight = false;
+  };
+  std::vector<SneakyHit> sneaky_;
+  size_t AddSneakyHit(const DeviceRequest& req, SimTime t, const HddBreakdown& bd);
+  HddBreakdown current_bd_;  // the command in service's, made last_breakdown() at its completion
   // Serves current_ now and schedules its completion. REQUIRES: the drive is idle.
   void Start();
   // Decides, as of an arm taken at `t_ps`, what the open read's release (CompleteRead)
@@ -446,6 +464,44 @@ int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, int64_t take, HddB
   const int64_t done = is_write ? ServeWrite(cmd, lbn, n, t, bd) : ServeRead(cmd, lbn, n, t, take, bd);
   prev_was_write_ = is_write;
   return done;
+}
+
+int64_t HddDevice::Impl::SneakyHitPs(const DeviceRequest& req, SimTime t, HddBreakdown* bd) {
+  if (!p_.cache.sneaky_full_read_hits || !p_.cache.enabled || !bus_.enabled() || req.op != IoOp::kRead) return -1;
+  const HddInterface& io = p_.interface;
+  const int64_t at = bus_.DeliveredPs(std::max(Ps(t), host_bus_until_ps_));
+  if (busy_ && at >= done_ps_) return -1;  // it comes as the command in service completes
+  // The buffer as the drive last brought it up to date: a read-ahead's later sectors
+  // are not counted (replaying it to `at` would run ahead of the next command's start).
+  const int64_t lbn = req.offset_bytes / 512;
+  const int64_t n = req.size_bytes / 512;
+  const int seg = cache_.Find(lbn);
+  if (seg < 0 || (busy_ && seg == seg_in_use_) || cache_.at(seg).end < lbn + n) return -1;
+  const int after = last_done_was_write_ ? 1 : 0;
+  const int64_t done = at + Ps(io.per_request_ns) + Ps(io.read_hit_ns[after]) + Ps(io.data_prep_ns) +
+                       n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
+  cache_.Touch(seg);
+  ForgetSentData(seg, lbn + n);
+  host_bus_until_ps_ = std::max(host_bus_until_ps_, done);
+  if (busy_ && plan_.kind != BusPlan::Kind::kNone) {
+    host_spans_.push_back(HostSpan{at, done});
+    Replan();
+  }
+  const PhysicalAddress first = geo_.Map(lbn);
+  *bd = HddBreakdown{};
+  bd->cylinder = first.cylinder;
+  bd->head = first.head;
+  bd->sector = first.sector;
+  bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
+  return done;
+}
+
+size_t HddDevice::Impl::AddSneakyHit(const DeviceRequest& req, SimTime t, const HddBreakdown& bd) {
+  size_t slot = 0;
+  while (slot < sneaky_.size() && sneaky_[slot].in_flight) ++slot;
+  if (slot == sneaky_.size()) sneaky_.emplace_back();
+  sneaky_[slot] = SneakyHit{req, t, bd, true};
+  return slot;
 }
 
 void HddDevice::Impl::SendWhileBusy(Pending& p) {
@@ -665,15 +721,16 @@ int64_t HddDevice::Impl::ServeWholeHit(const Pending& cmd, int64_t lbn, int64_t 
 }
 
 // When a read hit whose turn on the bus comes at `t` may start sending from the
-// buffer. Unless the drive allows "sneaky" hits of its kind, a hit that came to a
-// DiskSim drive while it had another command (waited), or that comes while a destage
-// holds the mechanism, is taken like a miss (DiskSim's disk_read_arrive takes the hit path only
+// buffer. A hit that came to a DiskSim drive while it had another command (waited:
+// one the drive could send at once went out of turn, SneakyHitPs), or, unless the
+// drive allows "sneaky" hits of its kind, that comes while a destage holds the
+// mechanism, is taken like a miss (DiskSim's disk_read_arrive takes the hit path only
 // if nothing else holds the bus or the arm, or its access can be stopped): it
 // disconnected after a miss's command overhead when it came, and reconnects at its
 // turn, or once the destage is over.
 int64_t HddDevice::Impl::HitReadyPs(const Pending& cmd, int64_t t, bool sneaky) const {
   const HddInterface& io = p_.interface;
-  if (io.never_disconnect || sneaky || (!cmd.waited && arm_free_ps_ <= t)) {
+  if (io.never_disconnect || (!cmd.waited && (sneaky || arm_free_ps_ <= t))) {
     return t + Ps(io.per_request_ns) + Ps(io.read_hit_ns[prev()]);
   }
   const int after = cmd.waited ? (cmd.after_write ? 1 : 0) : prev();
@@ -1283,6 +1340,12 @@ void HddDevice::Submit(const DeviceRequest& req) {
     impl_->Start();
     return;
   }
+  HddBreakdown bd;
+  if (const int64_t done = impl_->SneakyHitPs(req, sim_->now(), &bd); done >= 0) {
+    const size_t slot = impl_->AddSneakyHit(req, sim_->now(), bd);
+    sim_->Schedule(std::max(CeilNs(done), sim_->now()), this, kSneakyHitDoneEvent, slot);
+    return;
+  }
   Impl::Pending& p = impl_->queue_.Append();
   impl_->Arrive(req, sim_->now(), p);
   impl_->SendWhileBusy(p);
@@ -1373,14 +1436,27 @@ void HddDevice::Impl::Start() {
   bus_.Clear();
   host_spans_.clear();
   plan_.kind = BusPlan::Kind::kNone;
-  const int64_t done_ps = Serve(current_, now_ps, take_ps, &dev_.last_);
+  const int64_t done_ps = Serve(current_, now_ps, take_ps, &current_bd_);
   bus_.Disconnect(done_ps);
   done_ps_ = done_ps;
   if (p_.cache.preseek_level > 0) arm_release_ps_ = ArmReleasePs(current_.req.op == IoOp::kWrite, done_ps);
   sim.Schedule(std::max(CeilNs(done_ps), sim.now()), &dev_, kCompleteEvent);
 }
 
-void HddDevice::OnEvent(uint32_t kind, uint64_t /*arg*/) {
+void HddDevice::OnEvent(uint32_t kind, uint64_t arg) {
+  if (kind == kSneakyHitDoneEvent) {
+    Impl::SneakyHit& hit = impl_->sneaky_[arg];
+    hit.in_flight = false;
+    const DeviceRequest req = hit.req;
+    const SimTime submitted = hit.submitted;
+    last_ = hit.bd;
+    --in_device_;
+    const SimTime now = sim_->now();
+    stats_.OnLeave(now, in_device_, /*is_write=*/false, req.size_bytes, now - submitted);
+    if (listener_ != nullptr) listener_->OnDeviceDone(req, submitted, now);
+    if (!impl_->busy_) StartNext();
+    return;
+  }
   if (kind != kCompleteEvent) return;
   // A host command that took the bus meanwhile may have pushed the completion back.
   if (CeilNs(impl_->done_ps_) > sim_->now()) {
@@ -1396,6 +1472,7 @@ void HddDevice::OnEvent(uint32_t kind, uint64_t /*arg*/) {
   const SimTime now = sim_->now();
   stats_.OnLeave(now, in_device_, req.op == IoOp::kWrite, req.size_bytes, now - submitted);
   // The listener reads last_breakdown() of this command before the next one starts.
+  last_ = impl_->current_bd_;
   if (listener_ != nullptr) listener_->OnDeviceDone(req, submitted, now);
   if (!impl_->busy_) StartNext();
 }

@@ -94,15 +94,19 @@ def equal_requests(folder, trace, show=0):
     (folder/ziosim.csv) completes in the same own time within 1 us, of how many; (0, 0) if none."""
     rows = [line.split() for line in open(trace)]
     arrival = [float(fields[0]) for fields in rows]
-    waiting = collections.defaultdict(collections.deque)  # (block, count, read) -> trace indexes
-    for i, fields in enumerate(rows):
-        waiting[(int(fields[2]), int(fields[3]), int(fields[4], 16) & 1)].append(i)
-    theirs = {}
-    with open(os.path.join(folder, "disksim.csv"), newline="") as f:
-        for r in csv.DictReader(f):  # in completion order: requests of one key complete in order
-            theirs[waiting[(int(r["blkno"]), int(r["bcount"]), int(r["read"]))].popleft()] = float(r["done_ms"])
+    key = [(int(fields[2]), int(fields[3]), int(fields[4], 16) & 1) for fields in rows]
     with open(os.path.join(folder, "ziosim.csv"), newline="") as f:
         ours = {int(r["i"]): float(r["done_ms"]) for r in csv.DictReader(f)}
+    # DiskSim names a completion by its blocks only: of the requests for the same blocks, the
+    # k-th it completes is taken as the k-th ziosim completes (a drive may send a later one
+    # out of turn, from its buffer), those ziosim does not complete last.
+    waiting = collections.defaultdict(collections.deque)  # key -> trace indexes, in ziosim's order
+    for i in sorted(range(len(rows)), key=lambda i: (ours.get(i, float("inf")), i)):
+        waiting[key[i]].append(i)
+    theirs = {}
+    with open(os.path.join(folder, "disksim.csv"), newline="") as f:
+        for r in csv.DictReader(f):  # in completion order
+            theirs[waiting[(int(r["blkno"]), int(r["bcount"]), int(r["read"]))].popleft()] = float(r["done_ms"])
     if not theirs:
         return 0, 0
     # DiskSim stops at the trace's end with requests still queued: compare the ones it completed.

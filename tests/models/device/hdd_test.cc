@@ -737,6 +737,32 @@ TEST(HddDeviceTest, AQueuedReadJoiningTheReadAheadTookItsCommandWhenItCame) {
   }
 }
 
+// "Allow sneaky full read hits" on a DiskSim drive with a queue: a read whole in the
+// buffer, sent while the drive serves another command, is sent at once, out of turn
+// (disk_read_arrive). As in AQueuedHitTookItsCommandWhenItCame, read 0-7 completes at
+// 10.81 ms and the read of LBN 500 at 20.11 ms. Re-reading 0-7 at 11 ms, the bus free,
+// takes the hit overhead (0.05 ms) and 8 blocks: done at 11.13 ms, before the read of
+// LBN 500, which keeps its time. Without sneaky hits it waits its turn: done 20.19 ms.
+TEST(HddDeviceTest, ASneakyFullHitIsSentOutOfTurn) {
+  for (bool sneaky : {true, false}) {
+    HddParams p = ToyDrive();
+    p.queue_depth = 8;
+    p.cache.read_ahead_scheme = 0;
+    p.cache.sneaky_full_read_hits = sneaky;
+    p.interface.commands_wait_for_bus = true;
+    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
+    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.ReadAt(MsToNs(0.35), 500, 1);
+    run.drv.ReadAt(MsToNs(11.0), 0, 8);
+    run.sim.Run();
+    EXPECT_EQ(MsToNs(0.35) + run.drv.service[1], MsToNs(20.11)) << sneaky;
+    EXPECT_EQ(MsToNs(11.0) + run.drv.service[2], sneaky ? MsToNs(11.13) : MsToNs(20.19)) << sneaky;
+    EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+  }
+}
+
 // A read that gives the arm up to a queued command before it completes leaves its
 // segment empty (DiskSim 4.0, CompleteRead). Read 0-7 at t=0 reads ahead after 0.8 ms;
 // the read of LBN 500 (cylinder 2) waiting since 50 us stops that read-ahead at once
