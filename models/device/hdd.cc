@@ -408,7 +408,18 @@ class HddDevice::Impl {
   bool SplitForZeroLatency(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st);
   int64_t ZeroLatencyHead(const TrackRun& run, int64_t land_ps, int64_t start_ps, int64_t st) const;
   int64_t WriteSectors(int64_t data_start_ps, int64_t bus_ps, int64_t gate_ps);
-  int64_t BusPipeline(const BusPlan& plan);
+  int64_t BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t buffered,
+                      int64_t media_blocks, int after);
+  // Sends a read's data (BusPipeline, the disconnect overheads after the command
+  // before), keeping how where the host's commands may push it back later (Replan).
+  int64_t SendReadData(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t buffered,
+                       int64_t media_blocks, int seg) {
+    if (bus_.enabled()) {
+      plan_ = BusPlan{BusPlan::Kind::kReadData, bus_free, b, watermark, sending, buffered, media_blocks, prev(), 0,
+                      Ps(p_.interface.read_completion_ns), seg, bus_.mark()};
+    }
+    return BusPipeline(bus_free, b, watermark, sending, buffered, media_blocks, prev());
+  }
   // The first instant from `t` on when no host command holds the bus (host_spans_).
   int64_t HostFreePs(int64_t t) const;
   // Works the plan out again around the host's commands; moves done_ps_ (later only).
@@ -542,7 +553,9 @@ void HddDevice::Impl::Replan() {
   bus_.Restore(plan_.mark);
   int64_t done;
   if (plan_.kind == BusPlan::Kind::kReadData) {
-    done = BusPipeline(plan_) + plan_.tail_ps;
+    done = BusPipeline(plan_.bus_free, plan_.b, plan_.watermark, plan_.sending, plan_.buffered, plan_.media_blocks,
+                       plan_.after) +
+           plan_.tail_ps;
   } else {
     const int64_t connect = HostFreePs(plan_.connect_ps);
     bus_.Connect(connect);
@@ -615,9 +628,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   media_done_ps_ = media_end;
   bd->wait_ns = RoundNs(arm_start - turn);
-  plan_ = BusPlan{BusPlan::Kind::kReadData, bus_free, b, watermark, sending, sending ? 0 : cached, media_n, prev(),
-                  0, Ps(io.read_completion_ns), -1, bus_.mark()};
-  const int64_t sent = BusPipeline(plan_);
+  const int64_t sent = SendReadData(bus_free, b, watermark, sending, sending ? 0 : cached, media_n, -1);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
   const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
@@ -631,7 +642,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   }
   if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn, lbn + n, media_end);
   ForgetSentData(target_seg, lbn + n);
-  plan_.seg = target_seg;
+  plan_.seg = target_seg;  // read only when a plan was kept
   return CompleteRead(target_seg, sent + Ps(io.read_completion_ns));
 }
 
@@ -688,9 +699,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(const Pending& cmd, int64_t lbn, int
                                       /*is_write=*/false, bd, /*positioned=*/true);
   media_done_ps_ = media_end;
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
-  plan_ = BusPlan{BusPlan::Kind::kReadData, bus_free, b, watermark, sending, sending ? 0 : cached, n - cached, prev(),
-                  0, Ps(io.read_completion_ns), seg, bus_.mark()};
-  const int64_t sent = BusPipeline(plan_);
+  const int64_t sent = SendReadData(bus_free, b, watermark, sending, sending ? 0 : cached, n - cached, seg);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
   cache_.Touch(seg);
@@ -796,16 +805,14 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // preparation. One that may not hold the bus disconnects whenever the buffer runs dry,
 // and reconnects the same way once the disconnect is over. Its connections go into bus_
 // (a sending disk's began before; the completion ends the last).
-int64_t HddDevice::Impl::BusPipeline(const BusPlan& plan) {
+int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t buffered,
+                                     int64_t media_blocks, int after) {
   const HddInterface& io = p_.interface;
   const int64_t reconnect = ReconnectPs();
-  const int64_t disconnect = Ps(io.read_disconnect_ns[plan.after]);
-  const int64_t b = plan.b;
-  const int64_t watermark = plan.watermark;
-  int64_t bus_free = plan.bus_free;
-  int64_t left = plan.buffered + plan.media_blocks;  // sectors not sent yet
-  int64_t waiting = plan.buffered;  // of them, sectors in the buffer while the disk is disconnected
-  bool connected = io.never_disconnect || plan.sending;
+  const int64_t disconnect = Ps(io.read_disconnect_ns[after]);
+  int64_t left = buffered + media_blocks;  // sectors not sent yet
+  int64_t waiting = buffered;  // of them, sectors in the buffer while the disk is disconnected
+  bool connected = io.never_disconnect || sending;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
   for (const MediaRun& r : runs_) {
     if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
@@ -1243,13 +1250,17 @@ int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, 
   const SimTime disconnect = extra_disconnect ? io.extradisc_second_disconnect_ns : io.write_disconnect_ns;
   const int64_t disconnected = data_start + n * b + Ps(disconnect);
   bus_.Disconnect(disconnected);
-  plan_ = BusPlan{};
-  plan_.kind = BusPlan::Kind::kWriteCompletion;
-  plan_.connect_ps = std::max(media_end, disconnected);
-  plan_.tail_ps = Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
-  plan_.mark = bus_.mark();
-  bus_.Connect(plan_.connect_ps);
-  return plan_.connect_ps + plan_.tail_ps;
+  const int64_t reconnect = std::max(media_end, disconnected);
+  const int64_t tail = Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
+  if (bus_.enabled()) {
+    plan_ = BusPlan{};
+    plan_.kind = BusPlan::Kind::kWriteCompletion;
+    plan_.connect_ps = reconnect;
+    plan_.tail_ps = tail;
+    plan_.mark = bus_.mark();
+    bus_.Connect(reconnect);
+  }
+  return reconnect + tail;
 }
 
 int64_t HddDevice::Impl::EstimateAccessPs(Pending& p, int64_t t, int64_t bound) const {
@@ -1436,7 +1447,8 @@ void HddDevice::Impl::Start() {
   bus_.Clear();
   host_spans_.clear();
   plan_.kind = BusPlan::Kind::kNone;
-  const int64_t done_ps = Serve(current_, now_ps, take_ps, &current_bd_);
+  // Straight into last_breakdown() unless a sneaky hit may complete before this one.
+  const int64_t done_ps = Serve(current_, now_ps, take_ps, sneaky_.capacity() > 0 ? &current_bd_ : &dev_.last_);
   bus_.Disconnect(done_ps);
   done_ps_ = done_ps;
   if (p_.cache.preseek_level > 0) arm_release_ps_ = ArmReleasePs(current_.req.op == IoOp::kWrite, done_ps);
@@ -1472,7 +1484,7 @@ void HddDevice::OnEvent(uint32_t kind, uint64_t arg) {
   const SimTime now = sim_->now();
   stats_.OnLeave(now, in_device_, req.op == IoOp::kWrite, req.size_bytes, now - submitted);
   // The listener reads last_breakdown() of this command before the next one starts.
-  last_ = impl_->current_bd_;
+  if (impl_->sneaky_.capacity() > 0) last_ = impl_->current_bd_;
   if (listener_ != nullptr) listener_->OnDeviceDone(req, submitted, now);
   if (!impl_->busy_) StartNext();
 }
