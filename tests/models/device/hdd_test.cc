@@ -572,8 +572,8 @@ TEST(HddDeviceTest, PreseekingKeepsTheSegmentWhileItsReadAheadRuns) {
 // 1.7 ms and completes at 2.7 ms. The read of LBN 12 or 20 waiting since 50 us takes
 // the arm at 0.8 ms (level 2), 1.7 ms (level 1) or 2.7 ms (level 0). Sector 12 passes at
 // 1.2 ms, sector 20 at 2.0 ms; caught, its block goes once the bus is free (2.9 ms) and
-// it completes at 3.9 ms (service 3.85 ms); missed, it comes round 10 ms later:
-// 11.2-11.3 ms, sent at 11.5, done 12.5 (service 12.45), or 12.0-12.1, done 13.3 (13.25).
+// it completes at 3.9 ms; missed, it comes round 10 ms later: 11.2-11.3 ms, sent at
+// 11.5, done 12.5, or 12.0-12.1, done 13.3.
 HddParams SlowBusDrive(int preseek_level) {
   HddParams p = ToyDrive();
   p.queue_depth = 8;
@@ -584,38 +584,63 @@ HddParams SlowBusDrive(int preseek_level) {
   return p;
 }
 
+// The toy drive with a queue, no read-ahead, a 0.05 ms hit overhead and a 0.3 ms miss
+// overhead, on DiskSim's shared bus or not.
+HddParams QueuedToyDrive(bool shared_bus) {
+  HddParams p = ToyDrive();
+  p.queue_depth = 8;
+  p.cache.read_ahead_scheme = 0;
+  p.interface.commands_wait_for_bus = shared_bus;
+  p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
+  p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
+  return p;
+}
+
+struct TimedRead {
+  double at_ms;
+  int64_t lbn;
+  int64_t blocks;
+};
+struct Served {
+  std::vector<SimTime> done;  // when each read completed
+  std::vector<HddBreakdown::CacheOutcome> outcome;
+};
+// Sends each read at its time to a drive of `p` and runs the drive dry.
+Served ServeReads(const HddParams& p, const std::vector<TimedRead>& reads) {
+  ToyRun run(p);
+  for (const TimedRead& r : reads) run.drv.ReadAt(MsToNs(r.at_ms), r.lbn, r.blocks);
+  run.sim.Run();
+  Served out{{}, run.drv.outcome};
+  for (size_t i = 0; i < reads.size(); ++i) out.done.push_back(MsToNs(reads[i].at_ms) + run.drv.service[i]);
+  return out;
+}
+
 TEST(HddDeviceTest, PreseekingLetsAQueuedCommandTakeTheArmEarly) {
-  const auto service = [](int level, int64_t lbn) {
-    ToyRun run(SlowBusDrive(level));
-    run.drv.ReadAt(0, 0, 8);
-    run.drv.ReadAt(MsToNs(0.05), lbn, 1);
-    run.sim.Run();
-    EXPECT_EQ(run.drv.service[0], MsToNs(2.7));
-    return run.drv.service[1];
+  const auto done = [](int level, int64_t lbn) {
+    const Served s = ServeReads(SlowBusDrive(level), {{0, 0, 8}, {0.05, lbn, 1}});
+    EXPECT_EQ(s.done[0], MsToNs(2.7));
+    return s.done[1];
   };
-  EXPECT_EQ(service(2, 12), MsToNs(3.85));
-  EXPECT_EQ(service(1, 12), MsToNs(12.45));
-  EXPECT_EQ(service(0, 12), MsToNs(12.45));
-  EXPECT_EQ(service(2, 20), MsToNs(3.85));
-  EXPECT_EQ(service(1, 20), MsToNs(3.85));
-  EXPECT_EQ(service(0, 20), MsToNs(13.25));
+  EXPECT_EQ(done(2, 12), MsToNs(3.9));
+  EXPECT_EQ(done(1, 12), MsToNs(12.5));
+  EXPECT_EQ(done(0, 12), MsToNs(12.5));
+  EXPECT_EQ(done(2, 20), MsToNs(3.9));
+  EXPECT_EQ(done(1, 20), MsToNs(3.9));
+  EXPECT_EQ(done(0, 20), MsToNs(13.3));
 }
 
 // A queued miss needs a segment of its own to take the arm early. With read-ahead the
 // segment of read 0-7 stays full while it is read ahead into: with four segments the
 // read of LBN 20 takes another at 0.8 ms (the read-ahead stopped after sector 8, at
-// 0.9 ms) and completes 3.85 ms after it came; with one, it waits for read 0-7 to
-// complete at 2.7 ms, and sector 20 has passed (13.25 ms).
+// 0.9 ms) and completes at 3.9 ms; with one, it waits for read 0-7 to complete at
+// 2.7 ms, and sector 20 has passed: 13.3 ms.
 TEST(HddDeviceTest, PreseekingNeedsAFreeSegment) {
   for (int segments : {1, 4}) {
     HddParams p = SlowBusDrive(2);
     p.cache.read_ahead_scheme = 3;
     p.cache.segments = segments;
-    ToyRun run(p);
-    run.drv.ReadAt(0, 0, 8);
-    run.drv.ReadAt(MsToNs(0.05), 20, 1);
-    run.sim.Run();
-    EXPECT_EQ(run.drv.service[1], segments == 4 ? MsToNs(3.85) : MsToNs(13.25)) << segments;
+    EXPECT_EQ(ServeReads(p, {{0, 0, 8}, {0.05, 20, 1}}).done[1], segments == 4 ? MsToNs(3.9) : MsToNs(13.3))
+        << segments;
   }
 }
 
@@ -628,16 +653,13 @@ TEST(HddDeviceTest, PreseekingNeedsAFreeSegment) {
 // data (commands_wait_for_bus false: SATA NCQ) it is there at 0.5 ms: done at 3.9 ms.
 TEST(HddDeviceTest, ACommandWaitsForTheBusTheDriveHolds) {
   for (bool shared : {true, false}) {
-    for (SimTime at : {MsToNs(0.05), MsToNs(0.5)}) {
+    for (double at_ms : {0.05, 0.5}) {
       HddParams p = SlowBusDrive(2);
       p.interface.commands_wait_for_bus = shared;
       p.interface.hold_bus_read = true;
-      ToyRun run(p);
-      run.drv.ReadAt(0, 0, 8);
-      run.drv.ReadAt(at, 20, 1);
-      run.sim.Run();
-      const bool waits = shared && at == MsToNs(0.5);
-      EXPECT_EQ(at + run.drv.service[1], waits ? MsToNs(13.3) : MsToNs(3.9)) << shared << " " << at;
+      const bool waits = shared && at_ms == 0.5;
+      EXPECT_EQ(ServeReads(p, {{0, 0, 8}, {at_ms, 20, 1}}).done[1], waits ? MsToNs(13.3) : MsToNs(3.9))
+          << shared << " " << at_ms;
     }
   }
 }
@@ -652,21 +674,11 @@ TEST(HddDeviceTest, ACommandWaitsForTheBusTheDriveHolds) {
 // 20.19 ms); without the shared bus it pays the hit overhead (0.05 ms) then: 20.24 ms.
 TEST(HddDeviceTest, AQueuedHitTookItsCommandWhenItCame) {
   for (bool shared : {true, false}) {
-    HddParams p = ToyDrive();
-    p.queue_depth = 8;
-    p.cache.read_ahead_scheme = 0;
-    p.interface.commands_wait_for_bus = shared;
-    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
-    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
-    ToyRun run(p);
-    run.drv.ReadAt(0, 0, 8);
-    run.drv.ReadAt(MsToNs(0.35), 500, 1);
-    run.drv.ReadAt(MsToNs(0.4), 0, 8);
-    run.sim.Run();
-    EXPECT_EQ(run.drv.service[0], MsToNs(10.81));
-    EXPECT_EQ(MsToNs(0.35) + run.drv.service[1], MsToNs(20.11));
-    EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
-    EXPECT_EQ(MsToNs(0.4) + run.drv.service[2], shared ? MsToNs(20.19) : MsToNs(20.24)) << shared;
+    const Served s = ServeReads(QueuedToyDrive(shared), {{0, 0, 8}, {0.35, 500, 1}, {0.4, 0, 8}});
+    EXPECT_EQ(s.done[0], MsToNs(10.81));
+    EXPECT_EQ(s.done[1], MsToNs(20.11));
+    EXPECT_EQ(s.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+    EXPECT_EQ(s.done[2], shared ? MsToNs(20.19) : MsToNs(20.24)) << shared;
   }
 }
 
@@ -678,18 +690,8 @@ TEST(HddDeviceTest, AQueuedHitTookItsCommandWhenItCame) {
 // sends after it, done at 11.19 ms. Sent at 12 ms, it changes nothing.
 TEST(HddDeviceTest, TheHostsCommandsTakeTheBusFirst) {
   for (double at_ms : {10.5, 12.0}) {
-    HddParams p = ToyDrive();
-    p.queue_depth = 8;
-    p.cache.read_ahead_scheme = 0;
-    p.interface.commands_wait_for_bus = true;
-    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
-    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
-    ToyRun run(p);
-    run.drv.ReadAt(0, 0, 8);
-    run.drv.ReadAt(MsToNs(0.35), 0, 8);
-    run.drv.ReadAt(MsToNs(at_ms), 500, 1);
-    run.sim.Run();
-    EXPECT_EQ(MsToNs(0.35) + run.drv.service[1], at_ms == 10.5 ? MsToNs(11.19) : MsToNs(10.89)) << at_ms;
+    const Served s = ServeReads(QueuedToyDrive(true), {{0, 0, 8}, {0.35, 0, 8}, {at_ms, 500, 1}});
+    EXPECT_EQ(s.done[1], at_ms == 10.5 ? MsToNs(11.19) : MsToNs(10.89)) << at_ms;
   }
 }
 
@@ -705,11 +707,8 @@ TEST(HddDeviceTest, AHostCommandHoldsBackTheDrivesReconnection) {
     HddParams p = SlowBusDrive(0);
     p.interface.commands_wait_for_bus = true;
     p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
-    ToyRun run(p);
-    run.drv.ReadAt(0, 0, 8);
-    run.drv.ReadAt(MsToNs(at_ms), 500, 1);
-    run.sim.Run();
-    EXPECT_EQ(run.drv.service[0], at_ms == 9.95 ? MsToNs(12.85) : MsToNs(12.7)) << at_ms;
+    EXPECT_EQ(ServeReads(p, {{0, 0, 8}, {at_ms, 500, 1}}).done[0], at_ms == 9.95 ? MsToNs(12.85) : MsToNs(12.7))
+        << at_ms;
   }
 }
 
@@ -722,18 +721,14 @@ TEST(HddDeviceTest, AHostCommandHoldsBackTheDrivesReconnection) {
 // + 1 = 21.1 ms; taken as a hit at its turn (no shared bus) it starts 0.05 ms later.
 TEST(HddDeviceTest, AQueuedReadJoiningTheReadAheadTookItsCommandWhenItCame) {
   for (bool shared : {true, false}) {
-    HddParams p = SlowBusDrive(0);
+    HddParams p = QueuedToyDrive(shared);
     p.cache.read_ahead_scheme = 3;
-    p.interface.commands_wait_for_bus = shared;
-    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
-    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
-    ToyRun run(p);
-    run.drv.ReadAt(0, 0, 8);
-    run.drv.ReadAt(MsToNs(1.0), 4, 37);
-    run.sim.Run();
-    EXPECT_EQ(run.drv.service[0], MsToNs(12.7));
-    EXPECT_EQ(run.drv.outcome[1], HddBreakdown::CacheOutcome::kPartialHit);
-    EXPECT_EQ(MsToNs(1.0) + run.drv.service[1], shared ? MsToNs(21.1) : MsToNs(21.15)) << shared;
+    p.interface.bus_read_block_ns = MsToNs(0.2);
+    p.interface.read_completion_ns = MsToNs(1.0);
+    const Served s = ServeReads(p, {{0, 0, 8}, {1.0, 4, 37}});
+    EXPECT_EQ(s.done[0], MsToNs(12.7));
+    EXPECT_EQ(s.outcome[1], HddBreakdown::CacheOutcome::kPartialHit);
+    EXPECT_EQ(s.done[1], shared ? MsToNs(21.1) : MsToNs(21.15)) << shared;
   }
 }
 
@@ -745,21 +740,12 @@ TEST(HddDeviceTest, AQueuedReadJoiningTheReadAheadTookItsCommandWhenItCame) {
 // LBN 500, which keeps its time. Without sneaky hits it waits its turn: done 20.19 ms.
 TEST(HddDeviceTest, ASneakyFullHitIsSentOutOfTurn) {
   for (bool sneaky : {true, false}) {
-    HddParams p = ToyDrive();
-    p.queue_depth = 8;
-    p.cache.read_ahead_scheme = 0;
+    HddParams p = QueuedToyDrive(true);
     p.cache.sneaky_full_read_hits = sneaky;
-    p.interface.commands_wait_for_bus = true;
-    p.interface.read_hit_ns[0] = p.interface.read_hit_ns[1] = MsToNs(0.05);
-    p.interface.read_miss_ns[0] = p.interface.read_miss_ns[1] = MsToNs(0.3);
-    ToyRun run(p);
-    run.drv.ReadAt(0, 0, 8);
-    run.drv.ReadAt(MsToNs(0.35), 500, 1);
-    run.drv.ReadAt(MsToNs(11.0), 0, 8);
-    run.sim.Run();
-    EXPECT_EQ(MsToNs(0.35) + run.drv.service[1], MsToNs(20.11)) << sneaky;
-    EXPECT_EQ(MsToNs(11.0) + run.drv.service[2], sneaky ? MsToNs(11.13) : MsToNs(20.19)) << sneaky;
-    EXPECT_EQ(run.drv.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+    const Served s = ServeReads(p, {{0, 0, 8}, {0.35, 500, 1}, {11.0, 0, 8}});
+    EXPECT_EQ(s.done[1], MsToNs(20.11)) << sneaky;
+    EXPECT_EQ(s.done[2], sneaky ? MsToNs(11.13) : MsToNs(20.19)) << sneaky;
+    EXPECT_EQ(s.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
   }
 }
 
@@ -773,12 +759,8 @@ TEST(HddDeviceTest, PreseekingToAQueuedCommandEmptiesTheSegment) {
   for (int level : {0, 2}) {
     HddParams p = SlowBusDrive(level);
     p.cache.read_ahead_scheme = 3;
-    ToyRun run(p);
-    run.drv.ReadAt(0, 0, 8);
-    run.drv.ReadAt(MsToNs(0.05), 500, 1);
-    run.drv.ReadAt(MsToNs(50), 0, 8);
-    run.sim.Run();
-    EXPECT_EQ(run.drv.outcome[2], level == 0 ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss)
+    EXPECT_EQ(ServeReads(p, {{0, 0, 8}, {0.05, 500, 1}, {50, 0, 8}}).outcome[2],
+              level == 0 ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss)
         << level;
   }
 }
