@@ -270,6 +270,21 @@ class HddDevice::Impl {
   // before that one completes. Takes the bus for it (host_spans_, Replan) and returns
   // when it completes, filling `bd`; -1 if it is not one.
   int64_t SneakyHitPs(const DeviceRequest& req, SimTime t, HddBreakdown* bd);
+  // A read `p` waiting in the queue at `t` that a DiskSim drive sends from its buffer out of
+  // turn ("Allow sneaky intermediate read hits", disk_select_bus_request): whole in a
+  // segment the command in service does not hold, it reconnects when the bus is free
+  // (once its own command has disconnected, or as a command completes), before the
+  // command in service completes. Takes the bus as SneakyHitPs does and returns when
+  // it completes, filling `bd`; -1 if it is not one.
+  int64_t IntermediateHitPs(const Pending& p, SimTime t, HddBreakdown* bd);
+  // The segment holding all of `req` that the drive may send out of turn (one the
+  // command in service does not hold), as the drive last brought the buffer up to
+  // date: a read-ahead's later sectors are not counted (replaying it would run ahead
+  // of the next command's start); -1 if none.
+  int OutOfTurnHitSegment(const DeviceRequest& req) const;
+  // Sends the hit of `req` in `seg` out of turn, holding the bus from `at` to `done`
+  // (host_spans_ hold back the command in service); returns `done`.
+  int64_t SendOutOfTurn(const DeviceRequest& req, int seg, int64_t at, int64_t done, HddBreakdown* bd);
   // The reads sent that way, completing out of turn; slots reused.
   struct SneakyHit {
     DeviceRequest req;
@@ -482,17 +497,45 @@ int64_t HddDevice::Impl::SneakyHitPs(const DeviceRequest& req, SimTime t, HddBre
   const HddInterface& io = p_.interface;
   const int64_t at = bus_.DeliveredPs(std::max(Ps(t), host_bus_until_ps_));
   if (busy_ && at >= done_ps_) return -1;  // it comes as the command in service completes
-  // The buffer as the drive last brought it up to date: a read-ahead's later sectors
-  // are not counted (replaying it to `at` would run ahead of the next command's start).
+  const int seg = OutOfTurnHitSegment(req);
+  if (seg < 0) return -1;
+  const int after = last_done_was_write_ ? 1 : 0;
+  const int64_t done = at + Ps(io.per_request_ns) + Ps(io.read_hit_ns[after]) + Ps(io.data_prep_ns) +
+                       req.size_bytes / 512 * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
+  return SendOutOfTurn(req, seg, at, done, bd);
+}
+
+int64_t HddDevice::Impl::IntermediateHitPs(const Pending& p, SimTime t, HddBreakdown* bd) {
+  if (!p_.cache.sneaky_intermediate_read_hits || !p_.cache.enabled || !busy_ || !p.waited ||
+      p.req.op != IoOp::kRead) {
+    return -1;
+  }
+  const HddInterface& io = p_.interface;
+  // The bus is free once the host's commands (this one's own among them) have let it
+  // go and the command in service does not hold it.
+  const int64_t at = bus_.DeliveredPs(std::max(Ps(t), host_bus_until_ps_));
+  if (at >= done_ps_) return -1;
+  const int seg = OutOfTurnHitSegment(p.req);
+  if (seg < 0) return -1;
+  // A reconnection (disk_check_bus): no command or hit overhead, the first reselection's.
+  const int64_t done = at + Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns) + Ps(io.data_prep_ns) +
+                       p.req.size_bytes / 512 * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
+  return SendOutOfTurn(p.req, seg, at, done, bd);
+}
+
+int HddDevice::Impl::OutOfTurnHitSegment(const DeviceRequest& req) const {
   const int64_t lbn = req.offset_bytes / 512;
   const int64_t n = req.size_bytes / 512;
   const int seg = cache_.Find(lbn);
   if (seg < 0 || (busy_ && seg == seg_in_use_) || cache_.at(seg).end < lbn + n) return -1;
-  const int after = last_done_was_write_ ? 1 : 0;
-  const int64_t done = at + Ps(io.per_request_ns) + Ps(io.read_hit_ns[after]) + Ps(io.data_prep_ns) +
-                       n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
+  return seg;
+}
+
+int64_t HddDevice::Impl::SendOutOfTurn(const DeviceRequest& req, int seg, int64_t at, int64_t done,
+                                       HddBreakdown* bd) {
+  const int64_t lbn = req.offset_bytes / 512;
   cache_.Touch(seg);
-  ForgetSentData(seg, lbn + n);
+  ForgetSentData(seg, lbn + req.size_bytes / 512);
   host_bus_until_ps_ = std::max(host_bus_until_ps_, done);
   if (busy_ && plan_.kind != BusPlan::Kind::kNone) {
     host_spans_.push_back(HostSpan{at, done});
@@ -1360,7 +1403,21 @@ void HddDevice::Submit(const DeviceRequest& req) {
   Impl::Pending& p = impl_->queue_.Append();
   impl_->Arrive(req, sim_->now(), p);
   impl_->SendWhileBusy(p);
-  if (!impl_->busy_) StartNext();
+  if (!impl_->busy_) {
+    StartNext();
+  } else if (params_.cache.sneaky_intermediate_read_hits) {
+    SendQueuedHit(impl_->queue_.size() - 1);
+  }
+}
+
+bool HddDevice::SendQueuedHit(size_t i) {
+  HddBreakdown bd;
+  const int64_t done = impl_->IntermediateHitPs(impl_->queue_[i], sim_->now(), &bd);
+  if (done < 0) return false;
+  const Impl::Pending p = impl_->queue_.Take(i);
+  const size_t slot = impl_->AddSneakyHit(p.req, p.submitted, bd);
+  sim_->Schedule(std::max(CeilNs(done), sim_->now()), this, kSneakyHitDoneEvent, slot);
+  return true;
 }
 
 SimTime HddDevice::FlushDoneAt() const { return std::max(sim_->now(), CeilNs(impl_->DirtyUntilPs())); }
@@ -1386,6 +1443,13 @@ void HddDevice::StartNext() {
   }
   impl_->current_ = q.Take(pick);
   impl_->Start();
+  // The bus is free as the command before completes: the waiting reads now whole in the
+  // buffer go first, oldest first (disk_completion -> disk_check_bus).
+  if (params_.cache.sneaky_intermediate_read_hits) {
+    for (size_t i = 0; i < q.size();) {
+      if (!SendQueuedHit(i)) ++i;
+    }
+  }
 }
 
 size_t HddDevice::Impl::PickAsDisksim(size_t there, int64_t now_ps) {

@@ -60,6 +60,9 @@ class HddDevice final : public Device {
  private:
   class Impl;
   void StartNext();
+  // Sends the i-th waiting command out of turn if it is a read the drive may send from
+  // its buffer now (Impl::IntermediateHitPs); whether it did.
+  bool SendQueuedHit(size_t i);
 
   HddParams params_;
   QueuePolicy policy_;

@@ -194,6 +194,11 @@ struct HddCache {
   // write-back destage holds the arm; otherwise it waits for the arm.
   bool sneaky_full_read_hits = false;
   bool sneaky_partial_read_hits = false;
+  // DiskSim's "Allow sneaky intermediate read hits": on a drive with a queue, a read
+  // waiting its turn whose data are all in a segment the command in service does not
+  // hold is sent from the buffer as soon as the bus is free, out of turn
+  // (disk_select_bus_request's values 6 and 4).
+  bool sneaky_intermediate_read_hits = false;
   // DiskSim's "Preseeking level": how early the arm may leave a read for the next
   // command: 0 once the host has confirmed the completion, 1 once the completion is
   // sent, 2 once the media work is done. DiskSim 4.0 marks the segment of a read

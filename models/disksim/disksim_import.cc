@@ -429,13 +429,11 @@ void RefuseWithBusHeld(BlockReader& r, const char* key, bool on, const HddInterf
 void ReadArmRelease(BlockReader& r, HddParams* out) {
   HddCache& c = out->cache;
   for (auto [key, field] : {std::pair{"Allow sneaky full read hits", &c.sneaky_full_read_hits},
-                            std::pair{"Allow sneaky partial read hits", &c.sneaky_partial_read_hits}}) {
+                            std::pair{"Allow sneaky partial read hits", &c.sneaky_partial_read_hits},
+                            std::pair{"Allow sneaky intermediate read hits", &c.sneaky_intermediate_read_hits}}) {
     *field = r.OptionalInt(key, 0, 1, 0) == 1;
     RefuseWithBusHeld(r, key, *field, out->interface);
   }
-  // Read again by CheckUnmodelledDiskFeatures, which lists it as ignored.
-  RefuseWithBusHeld(r, "Allow sneaky intermediate read hits",
-                    r.OptionalInt("Allow sneaky intermediate read hits", 0, 1, 0) == 1, out->interface);
   c.preseek_level = r.OptionalInt("Preseeking level", 0, 2, 0);
 }
 
@@ -445,12 +443,12 @@ void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
   // Both act only on requests waiting in the drive's queue, which holds one at most
   // with 'Max queue length' = 1: then they change nothing.
   if (queue_depth > 1) {
-    const std::string meaning = "lets no queued request use the bus before its turn, which is exact only with "
+    const std::string meaning = "lets no queued write use the bus before its turn, which is exact only with "
                                 "'Max queue length' = 1";
-    r.Unmodelled("Allow sneaky intermediate read hits", 0, meaning);
     r.Unmodelled("Allow write prebuffering", 0, meaning);
+  } else {
+    r.Inert("Allow sneaky intermediate read hits", 0, 1);  // HddCache::sneaky_intermediate_read_hits
   }
-  r.Inert("Allow sneaky intermediate read hits", 0, 1);
   r.Inert("Allow write prebuffering", 0, 1);
   // 1 lets a read-ahead finish the seek or sector in progress before a new request
   // takes the arm (disk_buffer_stopable_access). DiskSim 4.0 itself cannot run it:

@@ -749,6 +749,53 @@ TEST(HddDeviceTest, ASneakyFullHitIsSentOutOfTurn) {
   }
 }
 
+// "Allow sneaky intermediate read hits": a read waiting in a DiskSim drive's queue
+// whose data are whole in a segment the command in service does not hold is sent as
+// soon as the bus is free, out of turn (disk_select_bus_request). As in
+// AQueuedHitTookItsCommandWhenItCame, read 0-7 completes at 10.81 ms and the read of
+// LBN 500 (sent at 0.35 ms) reads sector 0 at 20.0-20.1 ms; with a first reselection
+// of 0.02 ms, it reconnects at 20.12 ms: done at 20.13 ms.
+// - re-reading 0-7 at 11 ms (no sneaky full hits: it takes its command, 0.3 ms, and
+//   disconnects) reconnects at 11.3 ms and sends its 8 blocks: done at 11.4 ms;
+// - re-reading it at 0.4 ms, while read 0-7 holds the segment, it waits until that one
+//   completes, and is sent then, the read of LBN 500 seeking: done at 10.91 ms.
+// Waiting their turn instead, each reconnects after the read of LBN 500: 20.23 ms.
+TEST(HddDeviceTest, AWaitingHitIsSentAsTheBusFrees) {
+  for (bool intermediate : {true, false}) {
+    for (double at_ms : {11.0, 0.4}) {
+      HddParams p = QueuedToyDrive(true);
+      p.interface.first_reselect_ns = MsToNs(0.02);
+      p.cache.sneaky_intermediate_read_hits = intermediate;
+      const Served s = ServeReads(p, {{0, 0, 8}, {0.35, 500, 1}, {at_ms, 0, 8}});
+      EXPECT_EQ(s.done[1], MsToNs(20.13)) << intermediate << " " << at_ms;
+      EXPECT_EQ(s.outcome[2], HddBreakdown::CacheOutcome::kWholeHit);
+      const double done_ms = !intermediate ? 20.23 : at_ms == 11.0 ? 11.4 : 10.91;
+      EXPECT_EQ(s.done[2], MsToNs(done_ms)) << intermediate << " " << at_ms;
+    }
+  }
+}
+
+// A waiting hit sent out of turn holds the bus, and the command in service reconnects
+// after it; one whose command ends as that command needs the bus goes after it
+// (DiskSim's drive serves its own command first). With a bus of 0.2 ms a block, read
+// 0-7 at t=0 completes at 11.7 ms; the read of LBN 500 at 20 ms takes its command
+// until 20.3 ms, seeks, reads sector 0 at 30.0-30.1 ms and sends it: done at 30.3 ms.
+// Re-reading 0-7 at 29 ms, its command until 29.3 ms, it sends its blocks until
+// 30.9 ms; the read of LBN 500 then: done at 31.1 ms. Re-read at 29.95 ms, its command
+// holds the bus until 30.25 ms (the host's goes first), the read of LBN 500 sends until
+// 30.45 ms, and the hit, its turn come, until 32.05 ms.
+TEST(HddDeviceTest, AWaitingHitHoldsBackTheCommandInService) {
+  for (double at_ms : {29.0, 29.95}) {
+    HddParams p = QueuedToyDrive(true);
+    p.interface.bus_read_block_ns = MsToNs(0.2);
+    p.cache.sneaky_intermediate_read_hits = true;
+    const Served s = ServeReads(p, {{0, 0, 8}, {20.0, 500, 1}, {at_ms, 0, 8}});
+    EXPECT_EQ(s.done[0], MsToNs(11.7));
+    EXPECT_EQ(s.done[1], at_ms == 29.0 ? MsToNs(31.1) : MsToNs(30.45)) << at_ms;
+    EXPECT_EQ(s.done[2], at_ms == 29.0 ? MsToNs(30.9) : MsToNs(32.05)) << at_ms;
+  }
+}
+
 // A read that gives the arm up to a queued command before it completes leaves its
 // segment empty (DiskSim 4.0, CompleteRead). Read 0-7 at t=0 reads ahead after 0.8 ms;
 // the read of LBN 500 (cylinder 2) waiting since 50 us stops that read-ahead at once

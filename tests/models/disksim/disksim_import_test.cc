@@ -976,6 +976,7 @@ TEST(DisksimImportTest, ReadsHitAndPreseekKeys) {
   EXPECT_FALSE(c.join_read_ahead_window);  // the model's own, broader join is not DiskSim's
   EXPECT_TRUE(c.sneaky_full_read_hits);
   EXPECT_TRUE(c.sneaky_partial_read_hits);
+  EXPECT_TRUE(c.sneaky_intermediate_read_hits);
   EXPECT_EQ(c.preseek_level, 2);
   // With a queue of one they cannot act: listed as ignored.
   std::set<std::string> ignored(import.ignored.begin(), import.ignored.end());
@@ -997,6 +998,19 @@ TEST(DisksimImportTest, PreseekingTakesAQueue) {
     EXPECT_EQ(import.params.queue_depth, 4);
     EXPECT_EQ(import.params.cache.preseek_level, level);
   }
+}
+
+// Sneaky intermediate read hits act on reads waiting in a drive's queue
+// (HddDeviceTest.AWaitingHitIsSentAsTheBusFrees): with a queue they are not ignored.
+TEST(DisksimImportTest, IntermediateHitsTakeAQueue) {
+  SyntheticDrive drive;
+  drive.Replace("t.diskspecs", "Allow almost read hits = 0,",
+                "Allow almost read hits = 0,\n   Allow sneaky intermediate read hits = 1,");
+  const DisksimImport import = drive.Import();
+  EXPECT_EQ(import.params.queue_depth, 4);
+  EXPECT_TRUE(import.params.cache.sneaky_intermediate_read_hits);
+  const std::set<std::string> ignored(import.ignored.begin(), import.ignored.end());
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "intermediate") + ": Allow sneaky intermediate read hits"), 0u);
 }
 
 TEST(DisksimImportTest, RefusesHitAndPreseekKeysDiskSimRefuses) {
@@ -1029,7 +1043,7 @@ TEST(DisksimImportTest, RefusesHitAndPreseekKeysDiskSimRefuses) {
   }
   {
     const auto [error, where] = error_with("Allow write prebuffering = 1", "4", "0");
-    EXPECT_EQ(error, where + ": 'Allow write prebuffering' = 1 is not supported: the model lets no queued request use "
+    EXPECT_EQ(error, where + ": 'Allow write prebuffering' = 1 is not supported: the model lets no queued write use "
                              "the bus before its turn, which is exact only with 'Max queue length' = 1 (0)");
   }
   {
