@@ -22,7 +22,7 @@ namespace ziosim {
 namespace {
 
 constexpr uint32_t kCompleteEvent = 1;
-constexpr uint32_t kSneakyHitDoneEvent = 2;  // arg: the hit's slot in Impl::sneaky_
+constexpr uint32_t kOutOfTurnDoneEvent = 2;  // arg: the command's slot in Impl::out_of_turn_
 constexpr double kMsPerPs = 1e-9;
 
 int64_t Ps(SimTime ns) { return ns * kPsPerNs; }
@@ -61,6 +61,7 @@ class ArrivalQueue {
   bool empty() const { return order_.empty(); }
   // The i-th command in arrival order.
   Command& operator[](size_t i) { return slots_[order_[i]]; }
+  const Command& operator[](size_t i) const { return slots_[order_[i]]; }
   // Adds a command at the end and returns its slot, to be filled in place.
   Command& Append() {
     if (free_.empty()) {
@@ -124,10 +125,21 @@ class BusOccupancy {
     spans_.resize(m.spans);
     since_ = m.since;
   }
-  // When a command sent at `t` reaches the drive: at once if no span was kept.
-  int64_t DeliveredPs(int64_t t) const {
+  // The drive's first disconnection at or after `t` (kNever if none is kept): where
+  // DiskSim's drive looks for waiting commands to serve out of turn.
+  int64_t NextReleasePs(int64_t t) const {
+    int64_t next = kNever;
     for (const Span& s : spans_) {
-      if (t >= s.from && t < s.to) return s.to;
+      if (s.to >= t) next = std::min(next, s.to);
+    }
+    return next;
+  }
+  // When a command sent at `t` reaches the drive: at once if no span was kept. One
+  // that waited for the host's earlier use of the bus until `t` (`host_first`) has it
+  // before a connection of the drive's starting then.
+  int64_t DeliveredPs(int64_t t, bool host_first = false) const {
+    for (const Span& s : spans_) {
+      if ((t > s.from || (t == s.from && !host_first)) && t < s.to) return s.to;
     }
     return t;
   }
@@ -177,7 +189,10 @@ class HddDevice::Impl {
     runs_.reserve(64);
     if (p_.interface.commands_wait_for_bus && p_.queue_depth > 1) {
       bus_.Enable(66);  // a connection a track run at most, the command's and the completion's
-      if (p_.cache.sneaky_full_read_hits) sneaky_.reserve(static_cast<size_t>(p_.queue_depth));
+      const HddCache& c = p_.cache;
+      if (c.sneaky_full_read_hits || c.sneaky_intermediate_read_hits || c.write_prebuffering) {
+        out_of_turn_.reserve(static_cast<size_t>(p_.queue_depth));
+      }
     }
   }
 
@@ -218,12 +233,18 @@ class HddDevice::Impl {
   }
   // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
   void AdvanceReadAhead(int64_t t_ps);
-  // Latest instant a write-back segment's data reach the platter.
+  // Latest instant a write-back segment's data reach the platter, as far as it is
+  // known: a prebuffered write's are written at its turn, not yet known.
   int64_t DirtyUntilPs() const {
     int64_t until = 0;
-    for (int i = 0; i < p_.cache.segments; ++i) until = std::max(until, cache_.at(i).dirty_until_ps);
+    for (int i = 0; i < p_.cache.segments; ++i) {
+      const int64_t d = cache_.at(i).dirty_until_ps;
+      if (d != kHeldForItsTurn) until = std::max(until, d);
+    }
     return until;
   }
+  // A segment's dirty_until_ps while the prebuffered write it holds waits for its turn.
+  static constexpr int64_t kHeldForItsTurn = std::numeric_limits<int64_t>::max();
 
   // A command in the drive's queue. Where its first block lives is found once,
   // at arrival, for its service and, with SPTF, for its access estimates, with
@@ -242,6 +263,11 @@ class HddDevice::Impl {
     int64_t first_start_ps = 0;  // estimates: the first block's sector start in a revolution
     int seg = -1;
     uint64_t seg_version = HddSegmentCache::kNever;
+    // A write whose data came out of turn (PrebufferPs): into buffered_seg, block k
+    // in by data_in_ps + (k + 1) x the bus's block time.
+    bool prebuffered = false;
+    int buffered_seg = -1;
+    int64_t data_in_ps = 0;
   };
   // Makes `p` the command `req` arriving at `t`, ready for its service (and, on a
   // drive that estimates positioning, for the estimates). Filled in place, where it
@@ -257,6 +283,7 @@ class HddDevice::Impl {
     p.first_start_ps = estimates_ ? mech_.SectorStartPs(p.first) : 0;
     p.seg = -1;
     p.seg_version = HddSegmentCache::kNever;
+    p.prebuffered = false;
   }
   // A command `p` sent while the drive has another (in service, or waiting as the one
   // before completes), on a bus the host and the drive take turns on (bus_ enabled):
@@ -282,18 +309,61 @@ class HddDevice::Impl {
   // date: a read-ahead's later sectors are not counted (replaying it would run ahead
   // of the next command's start); -1 if none.
   int OutOfTurnHitSegment(const DeviceRequest& req) const;
+  // A write `p` waiting in the queue at `t` (sent then, or disconnected since) whose
+  // data a DiskSim drive takes at once into a free write segment ("Allow write
+  // prebuffering": disk_write_arrive's READY_TO_TRANSFER way, or
+  // disk_select_bus_request's value -1 at a completion), the command in service's bus
+  // use held back. Marks `p` prebuffered. Returns when it completes, with write-back
+  // (filling `bd`); kAtItsTurn without (its completion comes after its sectors are
+  // written); kNotTaken if the drive does not take it now.
+  int64_t PrebufferPs(Pending& p, SimTime t, HddBreakdown* bd);
+  static constexpr int64_t kNotTaken = -1;
+  static constexpr int64_t kAtItsTurn = -2;
+  // The segment a write coming at `t` while the drive is busy may take (DiskSim's
+  // disk_buffer_select_write_segment): while fewer than 'Maximum number of write
+  // segments' hold data not yet on the platter, one that is neither dirty, nor held
+  // by the command in service, nor read ahead into; -1 if none.
+  int PrebufferSegment(int64_t t) const;
+  // When, from `t` on, fewer than 'Maximum number of write segments' segments will
+  // hold unwritten data, as the destages under way end (kNever if only a prebuffered
+  // write's turn can free one).
+  int64_t WriteSegmentFreePs(int64_t t);
+  std::vector<int64_t> destage_ends_;  // WriteSegmentFreePs's scratch
+  // Where new data go at `t` (HddSegmentCache::Victim), passing over the segments whose
+  // write data are not on the platter yet (DiskSim reuses a segment once clean),
+  // unless all are such.
+  int CleanVictim(bool for_write, int64_t t) const {
+    const int clean = cache_.VictimWhere(for_write, [&](int i) { return cache_.at(i).dirty_until_ps <= t; });
+    return clean >= 0 ? clean : cache_.Victim(for_write);
+  }
+  // How many segments hold write data not yet on the platter at `t`.
+  int DirtySegments(int64_t t) const {
+    int dirty = 0;
+    for (int i = 0; i < p_.cache.segments; ++i) dirty += cache_.at(i).dirty_until_ps > t ? 1 : 0;
+    return dirty;
+  }
+  // Which waiting command takes the arm at `t` when the scheduler picked the `pick`-th:
+  // a write that finds every write segment holding unwritten data while a prebuffered
+  // write waits recycles that one's segment, whose sectors are written first (DiskSim's
+  // disk_get_effectivehda, disk_buffer_recyclable_segment).
+  size_t DestageFirst(size_t pick, int64_t t) const;
   // Sends the hit of `req` in `seg` out of turn, holding the bus from `at` to `done`
   // (host_spans_ hold back the command in service); returns `done`.
   int64_t SendOutOfTurn(const DeviceRequest& req, int seg, int64_t at, int64_t done, HddBreakdown* bd);
   // The reads sent that way, completing out of turn; slots reused.
-  struct SneakyHit {
+  struct OutOfTurn {
     DeviceRequest req;
     SimTime submitted = 0;
     HddBreakdown bd;
+    int64_t done_ps = 0;
     bool in_flight = false;
   };
-  std::vector<SneakyHit> sneaky_;
-  size_t AddSneakyHit(const DeviceRequest& req, SimTime t, const HddBreakdown& bd);
+  std::vector<OutOfTurn> out_of_turn_;
+  size_t AddOutOfTurn(const DeviceRequest& req, SimTime t, const HddBreakdown& bd, int64_t done_ps);
+  // Whether the last completion the drive sent by `t` was a write's (DiskSim's
+  // lastflags, which choose the "after write" overheads): of the commands completed,
+  // the one in service and those completing out of turn.
+  bool LastDoneWasWriteAt(int64_t t) const;
   HddBreakdown current_bd_;  // the command in service's, made last_breakdown() at its completion
   // Serves current_ now and schedules its completion. REQUIRES: the drive is idle.
   void Start();
@@ -365,6 +435,13 @@ class HddDevice::Impl {
   int64_t done_ps_ = 0;  // when the command in service completes
   // When the drive may first take the bus for the command whose turn comes at `t`.
   int64_t BusTurnPs(int64_t t) const { return std::max(t, host_bus_until_ps_); }
+  // When a command the host sends at `sent` has the bus: once the drive and the host's
+  // earlier commands let it go; one that waited for those has it before the drive's
+  // next connection (DiskSim's bus goes to the one that waited).
+  int64_t HostTurnPs(int64_t sent) const {
+    return sent < host_bus_until_ps_ ? bus_.DeliveredPs(host_bus_until_ps_, /*host_first=*/true)
+                                     : bus_.DeliveredPs(sent);
+  }
   int seg_in_use_ = -1;  // the cache segment it holds until it completes
   bool busy_ = false;
   bool last_done_was_write_ = false;
@@ -384,6 +461,17 @@ class HddDevice::Impl {
 
   int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take, HddBreakdown* bd);
   int64_t ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  int64_t ServePrebufferedWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
+  // Writes `n` sectors from `lbn` with the arm free at `arm_start`, their data in from
+  // `data_start` (block k by data_start + (k + 1) x the bus's block time) and none
+  // written before `gate` (0: no gate); the arm's turn came at `turn`. Returns when the
+  // last sector is written.
+  int64_t WriteMedia(int64_t lbn, int64_t n, int64_t arm_start, int64_t turn, int64_t data_start, int64_t gate,
+                     HddBreakdown* bd);
+  // A write-through write whose data went until `data_end` (its disconnect after them
+  // `disconnect`) and whose sectors are written by `media_end`: reconnects for its
+  // completion (reselecting with `reselect`); returns when it completes.
+  int64_t WriteThroughCompletion(int64_t data_end, SimTime disconnect, SimTime reselect, int64_t media_end);
   bool ExtraWriteDisconnect(int seg, int64_t lbn, int64_t t) const;
   int64_t ServeWholeHit(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take, int seg);
   int64_t HitReadyPs(const Pending& cmd, int64_t t, bool sneaky) const;
@@ -476,10 +564,12 @@ int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, int64_t take, HddB
   const DeviceRequest& req = cmd.req;
   *bd = HddBreakdown{};
   SettleRelease(take);
-  // The command wins the disk's bus first; an arm given up early (preseeking) is taken
-  // without it.
-  if (take == t) take += Ps(p_.interface.bus_arbitration_ns);
-  t += Ps(p_.interface.bus_arbitration_ns);
+  // The command wins the disk's bus first (a prebuffered write, whose data are in,
+  // needs none); an arm given up early (preseeking) is taken without it.
+  if (!cmd.prebuffered) {
+    if (take == t) take += Ps(p_.interface.bus_arbitration_ns);
+    t += Ps(p_.interface.bus_arbitration_ns);
+  }
   const int64_t lbn = req.offset_bytes / 512;
   const int64_t n = req.size_bytes / 512;
   const PhysicalAddress& first = cmd.first;
@@ -495,11 +585,11 @@ int64_t HddDevice::Impl::Serve(const Pending& cmd, int64_t t, int64_t take, HddB
 int64_t HddDevice::Impl::SneakyHitPs(const DeviceRequest& req, SimTime t, HddBreakdown* bd) {
   if (!p_.cache.sneaky_full_read_hits || !p_.cache.enabled || !bus_.enabled() || req.op != IoOp::kRead) return -1;
   const HddInterface& io = p_.interface;
-  const int64_t at = bus_.DeliveredPs(std::max(Ps(t), host_bus_until_ps_));
+  const int64_t at = HostTurnPs(Ps(t));
   if (busy_ && at >= done_ps_) return -1;  // it comes as the command in service completes
   const int seg = OutOfTurnHitSegment(req);
   if (seg < 0) return -1;
-  const int after = last_done_was_write_ ? 1 : 0;
+  const int after = LastDoneWasWriteAt(at) ? 1 : 0;
   const int64_t done = at + Ps(io.per_request_ns) + Ps(io.read_hit_ns[after]) + Ps(io.data_prep_ns) +
                        req.size_bytes / 512 * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
   return SendOutOfTurn(req, seg, at, done, bd);
@@ -521,6 +611,98 @@ int64_t HddDevice::Impl::IntermediateHitPs(const Pending& p, SimTime t, HddBreak
   const int64_t done = at + Ps(io.bus_arbitration_ns) + Ps(io.first_reselect_ns) + Ps(io.data_prep_ns) +
                        p.req.size_bytes / 512 * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns);
   return SendOutOfTurn(p.req, seg, at, done, bd);
+}
+
+int64_t HddDevice::Impl::PrebufferPs(Pending& p, SimTime t, HddBreakdown* bd) {
+  if (!p_.cache.write_prebuffering || !bus_.enabled() || !busy_ || p.prebuffered || p.req.op != IoOp::kWrite) {
+    return kNotTaken;
+  }
+  const HddInterface& io = p_.interface;
+  // Sent now, it has the bus as the host's; waiting, as the drive's (its reconnection).
+  int64_t at = p.waited ? bus_.DeliveredPs(std::max(Ps(t), host_bus_until_ps_)) : HostTurnPs(Ps(t));
+  if (at >= done_ps_) return kNotTaken;  // it comes as the command in service completes
+  int seg = PrebufferSegment(at);
+  if (seg < 0) {
+    // A write segment may free as a destage ends: the drive looks again as it next
+    // lets the bus go (disk_disconnect -> disk_check_bus).
+    const int64_t free_ps = WriteSegmentFreePs(at);
+    if (free_ps >= done_ps_) return kNotTaken;
+    at = bus_.DeliveredPs(std::max(bus_.NextReleasePs(free_ps), host_bus_until_ps_));
+    if (at >= done_ps_) return kNotTaken;
+    seg = PrebufferSegment(at);
+    if (seg < 0) return kNotTaken;
+  }
+  const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
+  // Sent now, it takes its command overhead; waiting, disconnected since it took it,
+  // it reconnects (disk_check_bus).
+  const int after = LastDoneWasWriteAt(at) ? 1 : 0;
+  const int64_t overhead =
+      p.waited ? Ps(io.first_reselect_ns)
+               : Ps(io.per_request_ns) + Ps(write_back ? io.write_hit_ns[after] : io.write_miss_ns[after]);
+  if (!p.waited) {
+    p.waited = true;
+    p.delivered_ps = at;
+  }
+  const int64_t lbn = p.req.offset_bytes / 512;
+  const int64_t n = p.req.size_bytes / 512;
+  p.prebuffered = true;
+  p.buffered_seg = seg;
+  p.data_in_ps = at + Ps(io.bus_arbitration_ns) + overhead + Ps(io.data_prep_ns);
+  const int64_t data_end = p.data_in_ps + n * Ps(io.bus_write_block_ns);
+  // With write-back its completion follows its data; without, it disconnects until its turn.
+  const int64_t bus_free = data_end + Ps(write_back ? io.write_completion_ns : io.write_disconnect_ns);
+  cache_.Invalidate(lbn, lbn + n, seg);
+  cache_.Fill(seg, lbn, lbn + n, /*is_write=*/true);
+  cache_.set_dirty_until(seg, kHeldForItsTurn);
+  host_bus_until_ps_ = std::max(host_bus_until_ps_, bus_free);
+  if (plan_.kind != BusPlan::Kind::kNone) {
+    host_spans_.push_back(HostSpan{at, bus_free});
+    Replan();
+  }
+  if (!write_back) return kAtItsTurn;
+  const PhysicalAddress first = geo_.Map(lbn);
+  *bd = HddBreakdown{};
+  bd->cylinder = first.cylinder;
+  bd->head = first.head;
+  bd->sector = first.sector;
+  bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
+  return bus_free;
+}
+
+size_t HddDevice::Impl::DestageFirst(size_t pick, int64_t t) const {
+  const Pending& p = queue_[pick];
+  if (p.req.op != IoOp::kWrite || p.prebuffered || DirtySegments(t) < p_.cache.max_write_segments) return pick;
+  for (size_t i = 0; i < queue_.size(); ++i) {
+    if (queue_[i].prebuffered) return i;
+  }
+  return pick;
+}
+
+int64_t HddDevice::Impl::WriteSegmentFreePs(int64_t t) {
+  destage_ends_.clear();
+  int held = 0;
+  for (int i = 0; i < p_.cache.segments; ++i) {
+    const int64_t d = cache_.at(i).dirty_until_ps;
+    if (d == kHeldForItsTurn) {
+      ++held;
+    } else if (d > t) {
+      destage_ends_.push_back(d);
+    }
+  }
+  if (held >= p_.cache.max_write_segments) return BusOccupancy::kNever;
+  // At most `still` segments may then be dirty besides the held ones.
+  const size_t still = static_cast<size_t>(p_.cache.max_write_segments - held - 1);
+  if (destage_ends_.size() <= still) return t;
+  const auto nth = destage_ends_.end() - static_cast<std::ptrdiff_t>(still) - 1;
+  std::nth_element(destage_ends_.begin(), nth, destage_ends_.end());
+  return *nth;
+}
+
+int HddDevice::Impl::PrebufferSegment(int64_t t) const {
+  if (DirtySegments(t) >= p_.cache.max_write_segments) return -1;
+  return cache_.VictimWhere(/*for_write=*/true, [&](int i) {
+    return i != seg_in_use_ && cache_.at(i).dirty_until_ps <= t && !(ra_.active && i == ra_.segment);
+  });
 }
 
 int HddDevice::Impl::OutOfTurnHitSegment(const DeviceRequest& req) const {
@@ -550,19 +732,38 @@ int64_t HddDevice::Impl::SendOutOfTurn(const DeviceRequest& req, int seg, int64_
   return done;
 }
 
-size_t HddDevice::Impl::AddSneakyHit(const DeviceRequest& req, SimTime t, const HddBreakdown& bd) {
+size_t HddDevice::Impl::AddOutOfTurn(const DeviceRequest& req, SimTime t, const HddBreakdown& bd,
+                                     int64_t done_ps) {
   size_t slot = 0;
-  while (slot < sneaky_.size() && sneaky_[slot].in_flight) ++slot;
-  if (slot == sneaky_.size()) sneaky_.emplace_back();
-  sneaky_[slot] = SneakyHit{req, t, bd, true};
+  while (slot < out_of_turn_.size() && out_of_turn_[slot].in_flight) ++slot;
+  if (slot == out_of_turn_.size()) out_of_turn_.emplace_back();
+  out_of_turn_[slot] = OutOfTurn{req, t, bd, done_ps, true};
   return slot;
+}
+
+bool HddDevice::Impl::LastDoneWasWriteAt(int64_t t) const {
+  int64_t latest = -1;
+  bool write = last_done_was_write_;
+  // A prebuffered write-back write in service completed already, out of turn.
+  if (busy_ && done_ps_ <= t && !(current_.prebuffered && p_.cache.enabled && p_.cache.fast_write_level > 0)) {
+    latest = done_ps_;
+    write = current_.req.op == IoOp::kWrite;
+  }
+  for (const OutOfTurn& o : out_of_turn_) {
+    if (o.in_flight && o.done_ps <= t && o.done_ps > latest) {
+      latest = o.done_ps;
+      write = o.req.op == IoOp::kWrite;
+    }
+  }
+  return write;
 }
 
 void HddDevice::Impl::SendWhileBusy(Pending& p) {
   if (!bus_.enabled()) return;
   const HddInterface& io = p_.interface;
   p.waited = true;
-  p.delivered_ps = bus_.DeliveredPs(std::max(p.delivered_ps, host_bus_until_ps_));
+  p.delivered_ps = HostTurnPs(p.delivered_ps);
+  p.after_write = LastDoneWasWriteAt(p.delivered_ps);
   const int after = p.after_write ? 1 : 0;
   int64_t phase = Ps(io.per_request_ns);
   if (p.req.op == IoOp::kRead) {
@@ -639,7 +840,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   // unless giving the arm up marked it empty (CompleteRead). Else it waits for that
   // command's completion.
   if (seg < 0 && take < t) {
-    const int victim = cache_.Victim(/*for_write=*/false);
+    const int victim = CleanVictim(/*for_write=*/false, take);
     if (victim == seg_in_use_ && !cache_.at(victim).empty()) take = t;
   }
   const int64_t turn = std::max(cmd_done, take);  // its command done and the arm its
@@ -676,7 +877,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
   const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
   const int64_t held_from = seg >= 0 ? std::min(cache_.at(seg).start, lbn) : fill_from;
-  const int target_seg = seg >= 0 ? seg : cache_.Victim(/*for_write=*/false);
+  const int target_seg = seg >= 0 ? seg : CleanVictim(/*for_write=*/false, t);
   if (seg >= 0) {
     cache_.Extend(seg, lbn + n);
     cache_.Touch(seg);
@@ -1195,13 +1396,14 @@ bool HddDevice::Impl::ExtraWriteDisconnect(int seg, int64_t lbn, int64_t t) cons
 // DISCONNECT way, which makes no extra write disconnect), and at its turn `t` the
 // drive reconnects for its data once the bus is free (BusTurnPs).
 int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
+  if (cmd.prebuffered) return ServePrebufferedWrite(cmd, lbn, n, t, bd);
   const HddInterface& io = p_.interface;
   const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
   const int64_t b = Ps(io.bus_write_block_ns);
   const int after = cmd.waited ? (cmd.after_write ? 1 : 0) : prev();
   const int64_t arrive = (cmd.waited ? cmd.delivered_ps + Ps(io.bus_arbitration_ns) : t) + Ps(io.per_request_ns);
   const int append = p_.cache.combine_seq_writes ? cache_.FindWriteAppend(lbn, t) : -1;
-  const int keep = append >= 0 ? append : cache_.Victim(/*for_write=*/true);
+  const int keep = append >= 0 ? append : CleanVictim(/*for_write=*/true, t);
   const bool extra_disconnect = !cmd.waited && ExtraWriteDisconnect(keep, lbn, t);
   // The command's overhead holds the mechanism back; an extra write disconnect's, a
   // seek delta more.
@@ -1210,13 +1412,14 @@ int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, 
                                  : Ps(write_back ? io.write_hit_ns[after] : io.write_miss_ns[after]));
 
   // The data come once the command is done. After an extra write disconnect, they come
-  // once the drive has disconnected, paused and reconnected. Only max_write_segments
-  // segments may hold unwritten data: a write that cannot append to the one being
-  // written while a destage is in progress disconnects, and reconnects when that is done.
+  // once the drive has disconnected, paused and reconnected. A write that cannot append
+  // to the segment being written while a destage is in progress disconnects, and
+  // reconnects when that is done (disk_write_arrive); with write prebuffering, only if
+  // no other write segment is free (PrebufferSegment).
   // So does one that finds a read-ahead short of its minimum holding the mechanism,
   // unless it writes into the read-ahead's segment and that stops the read-ahead.
   const bool waits_for_destage =
-      write_back && append < 0 && p_.cache.max_write_segments <= 1 && arm_free_ps_ > t;
+      write_back && append < 0 && arm_free_ps_ > t && (!p_.cache.write_prebuffering || PrebufferSegment(t) < 0);
   bool waits_for_read_ahead = false;
   if (p_.cache.min_read_ahead_blocks > 0) {  // else a read-ahead may always be stopped
     AdvanceReadAhead(t);
@@ -1227,7 +1430,7 @@ int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, 
     waits_for_read_ahead = ra_.active && ra_.next_lbn < ra_.min_lbn;
   }
   const int64_t turn = std::max(cmd_done, t);  // its command done and its turn come
-  int64_t arm_start = ArmStart(t, turn);
+  const int64_t arm_start = ArmStart(t, turn);
   int64_t data_start = cmd_done + Ps(io.data_prep_ns);
   const int64_t busy_until = waits_for_destage ? arm_free_ps_ : waits_for_read_ahead ? ra_.done_ps : 0;
   if (cmd.waited) {
@@ -1251,26 +1454,13 @@ int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, 
     bus_.Connect(t);  // the command, and its data
   }
 
-  const bool continues_stream = lbn == last_write_end_lbn_ && arm_start == arm_free_ps_;
-  if (!continues_stream && io.min_seek_delay_ns > 0) {
-    // A write reaches the media no sooner than the minimum seek delay (a shorter seek
-    // starts that much later, disk_initiate_seek) unless it continues the media access
-    // of the write before it, which ends as it begins (disk_check_hda).
-    const int64_t seek = mech_.PositionPs(geo_.Map(lbn), /*is_write=*/true);
-    arm_start += std::max<int64_t>(Ps(io.min_seek_delay_ns) - seek, 0);
-  }
-  WalkMedia(lbn, n, arm_start, /*is_write=*/true, bd, /*positioned=*/false, ZeroLatencyFor(true));
-  bd->wait_ns = RoundNs(arm_start - turn);
   int64_t gate = 0;
   if (io.extra_write_disconnect) {
     // The media transfer waits until the segment holds a minimum of the write's data.
     const int64_t need = n < 45 ? std::min<int64_t>(n, 10) : 15;
     gate = data_start + need * b;
   }
-  const int64_t media_end = WriteSectors(data_start, b, gate);
-  arm_free_ps_ = media_end;
-  media_done_ps_ = media_end;
-  last_write_end_lbn_ = lbn + n;
+  const int64_t media_end = WriteMedia(lbn, n, arm_start, turn, data_start, gate, bd);
 
   cache_.Invalidate(lbn, lbn + n, keep);
   if (append >= 0) {
@@ -1285,13 +1475,59 @@ int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, 
     bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
     return data_start + n * b + Ps(io.write_completion_ns);
   }
-  // Its data in, a write-through command lets the bus go until its sectors are on the
-  // platter, on a drive that never disconnects too (DiskSim's disk_buffer_transfer_size
-  // ends every such transfer with a disconnect): its completion wins the bus again and
-  // reselects the host, once the disconnect is over.
-  const SimTime reselect = extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns;
-  const SimTime disconnect = extra_disconnect ? io.extradisc_second_disconnect_ns : io.write_disconnect_ns;
-  const int64_t disconnected = data_start + n * b + Ps(disconnect);
+  return WriteThroughCompletion(data_start + n * b,
+                                extra_disconnect ? io.extradisc_second_disconnect_ns : io.write_disconnect_ns,
+                                extra_disconnect ? io.other_reselect_ns : io.first_reselect_ns, media_end);
+}
+
+// Its data came out of turn (PrebufferPs): at its turn, no command and no data, only
+// its sectors, written once the arm is free (the read-ahead stopped). With write-back
+// it completed when its data were in: its turn ends with the last sector, when
+// DiskSim's disk releases the arm to the next command.
+int64_t HddDevice::Impl::ServePrebufferedWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t,
+                                               HddBreakdown* bd) {
+  const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
+  const int64_t media_end = WriteMedia(lbn, n, ArmStart(t, t), t, cmd.data_in_ps, 0, bd);
+  cache_.Touch(cmd.buffered_seg);
+  cache_.set_dirty_until(cmd.buffered_seg, write_back ? media_end : 0);
+  seg_in_use_ = cmd.buffered_seg;
+  if (write_back) {
+    bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
+    return media_end;
+  }
+  const HddInterface& io = p_.interface;
+  return WriteThroughCompletion(cmd.data_in_ps + n * Ps(io.bus_write_block_ns), io.write_disconnect_ns,
+                                io.first_reselect_ns, media_end);
+}
+
+int64_t HddDevice::Impl::WriteMedia(int64_t lbn, int64_t n, int64_t arm_start, int64_t turn, int64_t data_start,
+                                    int64_t gate, HddBreakdown* bd) {
+  const HddInterface& io = p_.interface;
+  const bool continues_stream = lbn == last_write_end_lbn_ && arm_start == arm_free_ps_;
+  if (!continues_stream && io.min_seek_delay_ns > 0) {
+    // A write reaches the media no sooner than the minimum seek delay (a shorter seek
+    // starts that much later, disk_initiate_seek) unless it continues the media access
+    // of the write before it, which ends as it begins (disk_check_hda).
+    const int64_t seek = mech_.PositionPs(geo_.Map(lbn), /*is_write=*/true);
+    arm_start += std::max<int64_t>(Ps(io.min_seek_delay_ns) - seek, 0);
+  }
+  WalkMedia(lbn, n, arm_start, /*is_write=*/true, bd, /*positioned=*/false, ZeroLatencyFor(true));
+  bd->wait_ns = RoundNs(arm_start - turn);
+  const int64_t media_end = WriteSectors(data_start, Ps(io.bus_write_block_ns), gate);
+  arm_free_ps_ = media_end;
+  media_done_ps_ = media_end;
+  last_write_end_lbn_ = lbn + n;
+  return media_end;
+}
+
+// Its data in, a write-through command lets the bus go until its sectors are on the
+// platter, on a drive that never disconnects too (DiskSim's disk_buffer_transfer_size
+// ends every such transfer with a disconnect): its completion wins the bus again and
+// reselects the host, once the disconnect is over.
+int64_t HddDevice::Impl::WriteThroughCompletion(int64_t data_end, SimTime disconnect, SimTime reselect,
+                                                int64_t media_end) {
+  const HddInterface& io = p_.interface;
+  const int64_t disconnected = data_end + Ps(disconnect);
   bus_.Disconnect(disconnected);
   const int64_t reconnect = std::max(media_end, disconnected);
   const int64_t tail = Ps(io.bus_arbitration_ns + reselect) + Ps(io.write_completion_ns);
@@ -1396,17 +1632,32 @@ void HddDevice::Submit(const DeviceRequest& req) {
   }
   HddBreakdown bd;
   if (const int64_t done = impl_->SneakyHitPs(req, sim_->now(), &bd); done >= 0) {
-    const size_t slot = impl_->AddSneakyHit(req, sim_->now(), bd);
-    sim_->Schedule(std::max(CeilNs(done), sim_->now()), this, kSneakyHitDoneEvent, slot);
+    CompleteOutOfTurn(req, sim_->now(), bd, done);
     return;
   }
   Impl::Pending& p = impl_->queue_.Append();
   impl_->Arrive(req, sim_->now(), p);
-  impl_->SendWhileBusy(p);
-  if (!impl_->busy_) {
-    StartNext();
-  } else if (params_.cache.sneaky_intermediate_read_hits) {
-    SendQueuedHit(impl_->queue_.size() - 1);
+  // A write the drive takes at once into a free write segment (disk_write_arrive's
+  // READY_TO_TRANSFER way), or any command that takes its command overhead and
+  // disconnects: at its disconnect (disk_disconnect -> disk_check_bus) the drive looks
+  // for waiting commands to serve out of turn.
+  if (!params_.cache.write_prebuffering || !Prebuffer(impl_->queue_.size() - 1)) impl_->SendWhileBusy(p);
+  if (!impl_->busy_) StartNext();
+  SendWaitingOutOfTurn();
+}
+
+void HddDevice::SendWaitingOutOfTurn() {
+  if (!impl_->busy_) return;
+  auto& q = impl_->queue_;
+  // Reads whole in the buffer first (disk_select_bus_request's values 6 and 4), then
+  // writes for which a write segment is free (-1), each oldest first.
+  if (params_.cache.sneaky_intermediate_read_hits) {
+    for (size_t i = 0; i < q.size();) {
+      if (!SendQueuedHit(i)) ++i;
+    }
+  }
+  if (params_.cache.write_prebuffering) {
+    for (size_t i = 0; i < q.size(); ++i) Prebuffer(i);
   }
 }
 
@@ -1415,9 +1666,23 @@ bool HddDevice::SendQueuedHit(size_t i) {
   const int64_t done = impl_->IntermediateHitPs(impl_->queue_[i], sim_->now(), &bd);
   if (done < 0) return false;
   const Impl::Pending p = impl_->queue_.Take(i);
-  const size_t slot = impl_->AddSneakyHit(p.req, p.submitted, bd);
-  sim_->Schedule(std::max(CeilNs(done), sim_->now()), this, kSneakyHitDoneEvent, slot);
+  CompleteOutOfTurn(p.req, p.submitted, bd, done);
   return true;
+}
+
+bool HddDevice::Prebuffer(size_t i) {
+  HddBreakdown bd;
+  Impl::Pending& p = impl_->queue_[i];
+  const int64_t done = impl_->PrebufferPs(p, sim_->now(), &bd);
+  if (done == Impl::kNotTaken) return false;
+  if (done != Impl::kAtItsTurn) CompleteOutOfTurn(p.req, p.submitted, bd, done);
+  return true;
+}
+
+void HddDevice::CompleteOutOfTurn(const DeviceRequest& req, SimTime submitted, const HddBreakdown& bd,
+                                  int64_t done_ps) {
+  const size_t slot = impl_->AddOutOfTurn(req, submitted, bd, done_ps);
+  sim_->Schedule(std::max(CeilNs(done_ps), sim_->now()), this, kOutOfTurnDoneEvent, slot);
 }
 
 SimTime HddDevice::FlushDoneAt() const { return std::max(sim_->now(), CeilNs(impl_->DirtyUntilPs())); }
@@ -1441,15 +1706,9 @@ void HddDevice::StartNext() {
     while (there < q.size() && q[there].delivered_ps <= now_ps) ++there;
     pick = impl_->PickSptf(there, now_ps);
   }
+  if (params_.cache.write_prebuffering) pick = impl_->DestageFirst(pick, now_ps);
   impl_->current_ = q.Take(pick);
   impl_->Start();
-  // The bus is free as the command before completes: the waiting reads now whole in the
-  // buffer go first, oldest first (disk_completion -> disk_check_bus).
-  if (params_.cache.sneaky_intermediate_read_hits) {
-    for (size_t i = 0; i < q.size();) {
-      if (!SendQueuedHit(i)) ++i;
-    }
-  }
 }
 
 size_t HddDevice::Impl::PickAsDisksim(size_t there, int64_t now_ps) {
@@ -1512,7 +1771,7 @@ void HddDevice::Impl::Start() {
   host_spans_.clear();
   plan_.kind = BusPlan::Kind::kNone;
   // Straight into last_breakdown() unless a sneaky hit may complete before this one.
-  const int64_t done_ps = Serve(current_, now_ps, take_ps, sneaky_.capacity() > 0 ? &current_bd_ : &dev_.last_);
+  const int64_t done_ps = Serve(current_, now_ps, take_ps, out_of_turn_.capacity() > 0 ? &current_bd_ : &dev_.last_);
   bus_.Disconnect(done_ps);
   done_ps_ = done_ps;
   if (p_.cache.preseek_level > 0) arm_release_ps_ = ArmReleasePs(current_.req.op == IoOp::kWrite, done_ps);
@@ -1520,17 +1779,19 @@ void HddDevice::Impl::Start() {
 }
 
 void HddDevice::OnEvent(uint32_t kind, uint64_t arg) {
-  if (kind == kSneakyHitDoneEvent) {
-    Impl::SneakyHit& hit = impl_->sneaky_[arg];
-    hit.in_flight = false;
-    const DeviceRequest req = hit.req;
-    const SimTime submitted = hit.submitted;
-    last_ = hit.bd;
+  if (kind == kOutOfTurnDoneEvent) {
+    Impl::OutOfTurn& done = impl_->out_of_turn_[arg];
+    done.in_flight = false;
+    const DeviceRequest req = done.req;
+    const SimTime submitted = done.submitted;
+    last_ = done.bd;
+    impl_->last_done_was_write_ = req.op == IoOp::kWrite;
     --in_device_;
     const SimTime now = sim_->now();
-    stats_.OnLeave(now, in_device_, /*is_write=*/false, req.size_bytes, now - submitted);
+    stats_.OnLeave(now, in_device_, req.op == IoOp::kWrite, req.size_bytes, now - submitted);
     if (listener_ != nullptr) listener_->OnDeviceDone(req, submitted, now);
     if (!impl_->busy_) StartNext();
+    SendWaitingOutOfTurn();  // disk_completion -> disk_check_bus
     return;
   }
   if (kind != kCompleteEvent) return;
@@ -1539,18 +1800,26 @@ void HddDevice::OnEvent(uint32_t kind, uint64_t arg) {
     sim_->Schedule(CeilNs(impl_->done_ps_), this, kCompleteEvent);
     return;
   }
+  impl_->busy_ = false;
+  // A prebuffered write-back write completed when its data were in: its turn, its
+  // sectors written, ends here unseen by the host (and with no bus event, at which the
+  // drive would look for waiting commands to serve out of turn).
+  if (impl_->current_.prebuffered && params_.cache.enabled && params_.cache.fast_write_level > 0) {
+    StartNext();
+    return;
+  }
   // Copied: the listener may submit a command that starts at once and takes current_.
   const DeviceRequest req = impl_->current_.req;
   const SimTime submitted = impl_->current_.submitted;
-  impl_->busy_ = false;
   impl_->last_done_was_write_ = req.op == IoOp::kWrite;
   --in_device_;
   const SimTime now = sim_->now();
   stats_.OnLeave(now, in_device_, req.op == IoOp::kWrite, req.size_bytes, now - submitted);
   // The listener reads last_breakdown() of this command before the next one starts.
-  if (impl_->sneaky_.capacity() > 0) last_ = impl_->current_bd_;
+  if (impl_->out_of_turn_.capacity() > 0) last_ = impl_->current_bd_;
   if (listener_ != nullptr) listener_->OnDeviceDone(req, submitted, now);
   if (!impl_->busy_) StartNext();
+  SendWaitingOutOfTurn();  // disk_completion -> disk_check_bus, the next command started
 }
 
 }  // namespace ziosim

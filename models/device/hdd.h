@@ -60,9 +60,17 @@ class HddDevice final : public Device {
  private:
   class Impl;
   void StartNext();
+  // As the bus frees (a command's disconnect or completion), the waiting commands a
+  // DiskSim drive serves out of turn: reads whole in its buffer, writes it prebuffers.
+  void SendWaitingOutOfTurn();
   // Sends the i-th waiting command out of turn if it is a read the drive may send from
   // its buffer now (Impl::IntermediateHitPs); whether it did.
   bool SendQueuedHit(size_t i);
+  // Takes the i-th waiting command's data now if it is a write the drive may prebuffer
+  // (Impl::PrebufferPs); whether it did.
+  bool Prebuffer(size_t i);
+  // `req`, submitted at `submitted`, completes at `done_ps` out of turn.
+  void CompleteOutOfTurn(const DeviceRequest& req, SimTime submitted, const HddBreakdown& bd, int64_t done_ps);
 
   HddParams params_;
   QueuePolicy policy_;

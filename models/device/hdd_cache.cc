@@ -47,17 +47,6 @@ int HddSegmentCache::FindWriteAppend(int64_t lbn, int64_t t_ps) const {
   return -1;
 }
 
-int HddSegmentCache::Victim(bool for_write) const {
-  if (reserve_write_segment_ && for_write) return 0;
-  const size_t first = reserve_write_segment_ ? 1 : 0;
-  size_t best = first;
-  for (size_t i = first; i < segments_.size(); ++i) {
-    if (segments_[i].empty()) return static_cast<int>(i);
-    if (segments_[i].last_use < segments_[best].last_use) best = i;
-  }
-  return static_cast<int>(best);
-}
-
 int HddSegmentCache::MostRecent() const {
   size_t best = 0;
   for (size_t i = 1; i < segments_.size(); ++i) {

@@ -49,7 +49,21 @@ class HddSegmentCache {
   int FindWriteAppend(int64_t lbn, int64_t t_ps) const;
   // Where new data go: for a read miss an empty segment if any, else the least
   // recently used; for a write the same, or the reserved write segment.
-  int Victim(bool for_write) const;
+  int Victim(bool for_write) const {
+    return VictimWhere(for_write, [](int) { return true; });
+  }
+  // Victim among the segments `usable(i)` says may be taken; -1 if none.
+  template <typename Usable>
+  int VictimWhere(bool for_write, Usable usable) const {
+    if (reserve_write_segment_ && for_write) return usable(0) ? 0 : -1;
+    int best = -1;
+    for (int i = reserve_write_segment_ ? 1 : 0; i < static_cast<int>(segments_.size()); ++i) {
+      if (!usable(i)) continue;
+      if (segments_[i].empty()) return i;
+      if (best < 0 || segments_[i].last_use < segments_[best].last_use) best = i;
+    }
+    return best;
+  }
   // The most recently used segment.
   int MostRecent() const;
   // Marks segment i used now (moves it to the back of the LRU order).

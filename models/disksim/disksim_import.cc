@@ -424,8 +424,9 @@ void RefuseWithBusHeld(BlockReader& r, const char* key, bool on, const HddInterf
   }
 }
 
-// The read hits that may be sent while the arm is busy ("sneaky"), and how early the
-// arm leaves a read ("Preseeking level").
+// The read hits that may be sent while the arm is busy ("sneaky"), the writes whose
+// data may come meanwhile ("prebuffering"), and how early the arm leaves a read
+// ("Preseeking level").
 void ReadArmRelease(BlockReader& r, HddParams* out) {
   HddCache& c = out->cache;
   for (auto [key, field] : {std::pair{"Allow sneaky full read hits", &c.sneaky_full_read_hits},
@@ -434,22 +435,17 @@ void ReadArmRelease(BlockReader& r, HddParams* out) {
     *field = r.OptionalInt(key, 0, 1, 0) == 1;
     RefuseWithBusHeld(r, key, *field, out->interface);
   }
+  // Intermediate hits act only on reads waiting in the drive's queue, which holds one
+  // at most with 'Max queue length' = 1: then they change nothing. Prebuffering also
+  // lets a write take its data while a destage holds the arm.
+  if (out->queue_depth <= 1) r.Inert("Allow sneaky intermediate read hits", 0, 1);
+  c.write_prebuffering = r.OptionalInt("Allow write prebuffering", 0, 1, 0) == 1;
   c.preseek_level = r.OptionalInt("Preseeking level", 0, 2, 0);
 }
 
 // Disk features that HddParams has no field for: the model behaves as DiskSim does
 // with these values, which are those of the six validated drives.
-void CheckUnmodelledDiskFeatures(BlockReader& r, int queue_depth) {
-  // Both act only on requests waiting in the drive's queue, which holds one at most
-  // with 'Max queue length' = 1: then they change nothing.
-  if (queue_depth > 1) {
-    const std::string meaning = "lets no queued write use the bus before its turn, which is exact only with "
-                                "'Max queue length' = 1";
-    r.Unmodelled("Allow write prebuffering", 0, meaning);
-  } else {
-    r.Inert("Allow sneaky intermediate read hits", 0, 1);  // HddCache::sneaky_intermediate_read_hits
-  }
-  r.Inert("Allow write prebuffering", 0, 1);
+void CheckUnmodelledDiskFeatures(BlockReader& r) {
   // 1 lets a read-ahead finish the seek or sector in progress before a new request
   // takes the arm (disk_buffer_stopable_access). DiskSim 4.0 itself cannot run it:
   // with it set, its validation runs stop after 8 to 2,648 requests on seven of the
@@ -978,7 +974,7 @@ void ReadDisk(const Block& disk, const BusTimesMs& bus, DisksimImport* out, Igno
   ReadInterface(r, bus, &params->interface);
   ReadCache(r, &params->cache);
   ReadArmRelease(r, params);
-  CheckUnmodelledDiskFeatures(r, params->queue_depth);
+  CheckUnmodelledDiskFeatures(r);
   out->queue_order = DiskQueueOrder(r, &params->scheduler, ignored);
   r.Finish();
 }

@@ -796,6 +796,58 @@ TEST(HddDeviceTest, AWaitingHitHoldsBackTheCommandInService) {
   }
 }
 
+// A write-back write that comes while the destage of the write before holds the arm
+// waits for it (disk_write_arrive: it disconnects, and reconnects when the arm is
+// released), unless the drive prebuffers writes and another write segment is free. The
+// write of 8 blocks at LBN 50 at t=0 completes at 0.08 ms and is destaged when sector
+// 50 comes round, 5.0-5.8 ms. The write of LBN 150 at 1 ms takes its data at 5.8 ms
+// (done 5.88 ms, service 4.88 ms), or at once with prebuffering and two write segments
+// (service 0.08 ms); with one, it waits as well.
+TEST(HddDeviceTest, PrebufferingTakesAWriteDuringADestage) {
+  for (bool prebuffering : {false, true}) {
+    for (int write_segments : {1, 2}) {
+      HddParams p = ToyDrive();
+      p.cache.read_ahead_scheme = 0;
+      p.cache.fast_write_level = 1;
+      p.cache.max_write_segments = write_segments;
+      p.cache.write_prebuffering = prebuffering;
+      ToyRun run(p);
+      run.drv.WriteAt(0, 50, 8);
+      run.drv.WriteAt(MsToNs(1.0), 150, 8);
+      run.sim.Run();
+      EXPECT_EQ(run.drv.service[0], MsToNs(0.08));
+      const bool at_once = prebuffering && write_segments == 2;
+      EXPECT_EQ(run.drv.service[1], at_once ? MsToNs(0.08) : MsToNs(4.88)) << prebuffering << " " << write_segments;
+    }
+  }
+}
+
+// "Allow write prebuffering" on a DiskSim drive with a queue: a write that comes while
+// the drive serves another takes its data at once into a free write segment and, with
+// write-back, completes then; its sectors are written at its turn. As in
+// AQueuedHitTookItsCommandWhenItCame, read 0-7 at t=0 disconnects at 0.3 ms and
+// completes at 10.81 ms. The write of 8 blocks at LBN 500 sent at 1 ms sends them at
+// once: done at 1.08 ms. Without prebuffering it takes its command and disconnects,
+// and at its turn reconnects for its data: done at 10.89 ms. Either way its sectors
+// (cylinder 2, head 1) are written at 20.0-20.8 ms, after a seek from 10.81 ms: the read
+// of LBN 900 (cylinder 4, head 1) sent at 2 ms seeks then and reads sector 0 at
+// 30.0-30.1 ms: done at 30.11 ms.
+TEST(HddDeviceTest, AWaitingWriteIsPrebuffered) {
+  for (bool prebuffering : {true, false}) {
+    HddParams p = QueuedToyDrive(true);
+    p.cache.fast_write_level = 1;
+    p.cache.write_prebuffering = prebuffering;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 8);
+    run.drv.WriteAt(MsToNs(1.0), 500, 8);
+    run.drv.ReadAt(MsToNs(2.0), 900, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(10.81)) << prebuffering;
+    EXPECT_EQ(MsToNs(1.0) + run.drv.service[1], prebuffering ? MsToNs(1.08) : MsToNs(10.89)) << prebuffering;
+    EXPECT_EQ(MsToNs(2.0) + run.drv.service[2], MsToNs(30.11)) << prebuffering;
+  }
+}
+
 // A read that gives the arm up to a queued command before it completes leaves its
 // segment empty (DiskSim 4.0, CompleteRead). Read 0-7 at t=0 reads ahead after 0.8 ms;
 // the read of LBN 500 (cylinder 2) waiting since 50 us stops that read-ahead at once

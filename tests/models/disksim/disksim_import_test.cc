@@ -977,11 +977,13 @@ TEST(DisksimImportTest, ReadsHitAndPreseekKeys) {
   EXPECT_TRUE(c.sneaky_full_read_hits);
   EXPECT_TRUE(c.sneaky_partial_read_hits);
   EXPECT_TRUE(c.sneaky_intermediate_read_hits);
+  EXPECT_TRUE(c.write_prebuffering);
   EXPECT_EQ(c.preseek_level, 2);
-  // With a queue of one they cannot act: listed as ignored.
+  // With a queue of one intermediate hits cannot act: listed as ignored. Prebuffering
+  // can (HddDeviceTest.PrebufferingTakesAWriteDuringADestage).
   std::set<std::string> ignored(import.ignored.begin(), import.ignored.end());
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "intermediate") + ": Allow sneaky intermediate read hits"), 1u);
-  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "prebuffering") + ": Allow write prebuffering"), 1u);
+  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "prebuffering") + ": Allow write prebuffering"), 0u);
   // No read waits for room in the segment in the model: a sector buffer changes nothing.
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Read directly") + ": Read directly to buffer"), 1u);
   EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "Preseeking") + ": Preseeking level"), 0u);
@@ -1000,17 +1002,21 @@ TEST(DisksimImportTest, PreseekingTakesAQueue) {
   }
 }
 
-// Sneaky intermediate read hits act on reads waiting in a drive's queue
-// (HddDeviceTest.AWaitingHitIsSentAsTheBusFrees): with a queue they are not ignored.
-TEST(DisksimImportTest, IntermediateHitsTakeAQueue) {
+// Sneaky intermediate read hits and write prebuffering act on commands waiting in a
+// drive's queue (HddDeviceTest.AWaitingHitIsSentAsTheBusFrees,
+// HddDeviceTest.AWaitingWriteIsPrebuffered): with a queue they are read, not ignored.
+TEST(DisksimImportTest, IntermediateHitsAndPrebufferingTakeAQueue) {
   SyntheticDrive drive;
   drive.Replace("t.diskspecs", "Allow almost read hits = 0,",
-                "Allow almost read hits = 0,\n   Allow sneaky intermediate read hits = 1,");
+                "Allow almost read hits = 0,\n   Allow sneaky intermediate read hits = 1,\n"
+                "   Allow write prebuffering = 1,");
   const DisksimImport import = drive.Import();
   EXPECT_EQ(import.params.queue_depth, 4);
   EXPECT_TRUE(import.params.cache.sneaky_intermediate_read_hits);
-  const std::set<std::string> ignored(import.ignored.begin(), import.ignored.end());
-  EXPECT_EQ(ignored.count(drive.Where("t.diskspecs", "intermediate") + ": Allow sneaky intermediate read hits"), 0u);
+  EXPECT_TRUE(import.params.cache.write_prebuffering);
+  EXPECT_TRUE(std::none_of(import.ignored.begin(), import.ignored.end(), [](const std::string& line) {
+    return line.find("intermediate") != std::string::npos || line.find("prebuffering") != std::string::npos;
+  }));
 }
 
 TEST(DisksimImportTest, RefusesHitAndPreseekKeysDiskSimRefuses) {
@@ -1040,11 +1046,6 @@ TEST(DisksimImportTest, RefusesHitAndPreseekKeysDiskSimRefuses) {
   {
     const auto [error, where] = error_with("Allow sneaky partial read hits = 2", "1", "0");
     EXPECT_EQ(error, where + ": 'Allow sneaky partial read hits' = 2 is outside 0..1");
-  }
-  {
-    const auto [error, where] = error_with("Allow write prebuffering = 1", "4", "0");
-    EXPECT_EQ(error, where + ": 'Allow write prebuffering' = 1 is not supported: the model lets no queued write use "
-                             "the bus before its turn, which is exact only with 'Max queue length' = 1 (0)");
   }
   {
     const auto [error, where] = error_with("Allow write prebuffering = 2", "1", "0");
