@@ -333,8 +333,10 @@ class HddDevice::Impl {
   // write data are not on the platter yet (DiskSim reuses a segment once clean),
   // unless all are such.
   int CleanVictim(bool for_write, int64_t t) const {
+    const int victim = cache_.Victim(for_write);
+    if (cache_.at(victim).dirty_until_ps <= t) [[likely]] return victim;
     const int clean = cache_.VictimWhere(for_write, [&](int i) { return cache_.at(i).dirty_until_ps <= t; });
-    return clean >= 0 ? clean : cache_.Victim(for_write);
+    return clean >= 0 ? clean : victim;
   }
   // How many segments hold write data not yet on the platter at `t`.
   int DirtySegments(int64_t t) const {
@@ -1613,6 +1615,7 @@ HddDevice::HddDevice(Simulation* sim, std::string name, HddParams params, QueueP
   }
   geometry_ = MakeHddMap(params_.layout);
   impl_ = std::make_unique<Impl>(*this);
+  serves_waiting_out_of_turn_ = params_.cache.sneaky_intermediate_read_hits || params_.cache.write_prebuffering;
 }
 
 HddDevice::~HddDevice() = default;
@@ -1646,7 +1649,7 @@ void HddDevice::Submit(const DeviceRequest& req) {
   SendWaitingOutOfTurn();
 }
 
-void HddDevice::SendWaitingOutOfTurn() {
+void HddDevice::SendWaitingOutOfTurnNow() {
   if (!impl_->busy_) return;
   auto& q = impl_->queue_;
   // Reads whole in the buffer first (disk_select_bus_request's values 6 and 4), then

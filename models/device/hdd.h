@@ -62,7 +62,10 @@ class HddDevice final : public Device {
   void StartNext();
   // As the bus frees (a command's disconnect or completion), the waiting commands a
   // DiskSim drive serves out of turn: reads whole in its buffer, writes it prebuffers.
-  void SendWaitingOutOfTurn();
+  void SendWaitingOutOfTurn() {
+    if (serves_waiting_out_of_turn_) SendWaitingOutOfTurnNow();
+  }
+  void SendWaitingOutOfTurnNow();
   // Sends the i-th waiting command out of turn if it is a read the drive may send from
   // its buffer now (Impl::IntermediateHitPs); whether it did.
   bool SendQueuedHit(size_t i);
@@ -73,6 +76,9 @@ class HddDevice final : public Device {
   void CompleteOutOfTurn(const DeviceRequest& req, SimTime submitted, const HddBreakdown& bd, int64_t done_ps);
 
   HddParams params_;
+  // Sneaky intermediate read hits or write prebuffering: waiting commands may be
+  // served out of turn.
+  bool serves_waiting_out_of_turn_ = false;
   QueuePolicy policy_;
   double spindle_phase_;
   std::unique_ptr<HddMap> geometry_;
