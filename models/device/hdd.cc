@@ -399,7 +399,9 @@ class HddDevice::Impl {
   // to then: where DiskSim's disk last recorded its arm and platter (mech_state and
   // currtime, which only its sector and seek events move). REQUIRES: AdvanceReadAhead(t_ps).
   int64_t LastSectorPs(int64_t t_ps) const {
-    return ra_.active ? std::min(t_ps, ra_.next_start_ps) : std::max(ra_.done_ps, media_done_ps_);
+    if (!ra_.active) return std::max(ra_.done_ps, media_done_ps_);
+    // Seeking or waiting for the sector: the last was before the positioning.
+    return ra_.next_start_ps <= t_ps ? ra_.next_start_ps : ra_.positioned_ps;
   }
   // With preseeking, when the command last served gave the arm up for the next
   // (DiskSim's disk_release_hda): once its media work was done (level 2), or that and
@@ -459,6 +461,7 @@ class HddDevice::Impl {
     int64_t seek_done_ps = 0;   // positioning to next_lbn's track ends
     int64_t next_start_ps = 0;  // next_lbn's sector starts passing under the head
     int64_t done_ps = 0;        // once inactive: when its last sector ended
+    int64_t positioned_ps = 0;  // positioning to next_lbn started (the sector before ended)
   };
 
   int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take, HddBreakdown* bd);
@@ -1185,6 +1188,7 @@ void HddDevice::Impl::ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end,
 // Moves the arm toward ra_.next_lbn's track starting at `t`.
 void HddDevice::Impl::PositionReadAhead(int64_t t) {
   const PhysicalAddress a = geo_.Map(ra_.next_lbn);
+  ra_.positioned_ps = t;
   ra_.seek_done_ps = t + mech_.PositionPs(a, /*is_write=*/false);
   mech_.MoveTo(a);
   ra_.next_start_ps = ra_.seek_done_ps + mech_.RotationalWaitPs(ra_.seek_done_ps, a);
