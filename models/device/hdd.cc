@@ -1226,9 +1226,10 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
 }
 
 // StopReadAhead of a read-ahead still running at `t`. The arm is free once it has
-// read its minimum, at once while it waits for rotation, at the end of a seek in
-// progress (the arm is then over the read-ahead's track), or at the end of the
-// sector being read unless the drive may stop mid-sector.
+// read its minimum, at the end of a seek in progress (the arm is then over the
+// read-ahead's track), at once while it waits for rotation (or, on a DiskSim drive,
+// as its sector comes: prefetch_stops_at_its_sector), or at the end of the sector
+// being read unless the drive may stop mid-sector.
 int64_t HddDevice::Impl::StopActiveReadAhead(int64_t t) {
   if (ra_.next_lbn < ra_.min_lbn) {
     // Short of its minimum, the read-ahead cannot be stopped (DiskSim's
@@ -1239,7 +1240,10 @@ int64_t HddDevice::Impl::StopActiveReadAhead(int64_t t) {
   }
   ra_.active = false;
   if (t < ra_.seek_done_ps) return ra_.seek_done_ps;
-  if (t < ra_.next_start_ps || p_.cache.stop_prefetch_in_sector) return t;
+  if (t < ra_.next_start_ps) {
+    return p_.cache.prefetch_stops_at_its_sector && !p_.cache.stop_prefetch_in_sector ? ra_.next_start_ps : t;
+  }
+  if (p_.cache.stop_prefetch_in_sector) return t;
   ++ra_.next_lbn;
   cache_.Extend(ra_.segment, ra_.next_lbn);
   return ra_.next_start_ps + mech_.SectorPs(geo_.Map(ra_.next_lbn - 1).cylinder);

@@ -215,6 +215,12 @@ struct HddCache {
   bool combine_seq_writes = true;
   bool read_hits_on_write_data = true;
   bool stop_prefetch_in_sector = false;  // false: finish the sector under the head first
+  // A read-ahead waiting for its sector after repositioning stops only as that sector
+  // comes (DiskSim's disk notices a command at its read-ahead's next sector event:
+  // disk_buffer_stopable_access sets disk_seek_stoptime to the pending event's time),
+  // unless it may stop in a sector. False: it stops at once, the head reading nothing
+  // meanwhile (a drive whose firmware takes the command as it comes).
+  bool prefetch_stops_at_its_sector = false;
   // A write into the read-ahead's segment stops the read-ahead where it is, even short
   // of its minimum (DiskSim's "Write hit stop prefetch").
   bool write_hit_stop_prefetch = true;

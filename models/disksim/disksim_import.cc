@@ -394,6 +394,7 @@ void ReadCache(BlockReader& r, HddCache* out) {
   out->combine_seq_writes = r.Flag("Combine seq writes");
   out->read_hits_on_write_data = r.Flag("Allow read hits on write data");
   out->stop_prefetch_in_sector = r.Flag("Stop prefetch in sector");
+  out->prefetch_stops_at_its_sector = true;  // DiskSim's event model
   out->write_hit_stop_prefetch = r.Flag("Write hit stop prefetch");
   // DiskSim treats 1 and 2 alike: any non-zero value turns zero-latency access on.
   out->zero_latency_reads = r.Int("Immediate buffer read", 0, 2) != 0;

@@ -885,6 +885,26 @@ TEST(HddDeviceTest, SneakyFullHitDoesNotWaitForTheDestage) {
   }
 }
 
+// A read-ahead that has switched heads and waits for its sector stops at once for a
+// new command, or, on a DiskSim drive (prefetch_stops_at_its_sector), only as that
+// sector comes. The read of 90-99 at t=0 reads sectors 90-99 at 9.0-10.0 ms; its
+// read-ahead switches to head 1 (0.5 ms) and waits for sector 0 of LBN 100, which
+// comes at 20.0 ms. The read of LBN 500 (cylinder 2, head 1) at 12 ms seeks at once
+// (1 ms) and reads sector 0 at 20.0-20.1 ms: done at 20.11 ms; on a DiskSim drive it
+// seeks from 20.0 ms and reads sector 0 at 30.0-30.1 ms: done at 30.11 ms.
+TEST(HddDeviceTest, AReadAheadWaitingForItsSectorStopsAsItComesOnADisksimDrive) {
+  for (bool disksim : {false, true}) {
+    HddParams p = ToyDrive();
+    p.cache.prefetch_stops_at_its_sector = disksim;
+    ToyRun run(p);
+    run.drv.ReadAt(0, 90, 10);
+    run.drv.ReadAt(MsToNs(12.0), 500, 1);
+    run.sim.Run();
+    EXPECT_EQ(run.drv.service[0], MsToNs(10.01));
+    EXPECT_EQ(MsToNs(12.0) + run.drv.service[1], disksim ? MsToNs(30.11) : MsToNs(20.11)) << disksim;
+  }
+}
+
 // Almost read hits. After a read of 0-7 at t=0 the read-ahead has read 8-19 by 2.0 ms
 // and is reading sector 20 at 2.05 ms. A read of 20 then joins it on drives with almost
 // hits (or a read-ahead window): sector 20 ends at 2.1 ms, sent by 2.11 (60 us). Without,

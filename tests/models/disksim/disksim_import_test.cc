@@ -149,6 +149,7 @@ TEST(DisksimImportTest, HpC2247aSpecifics) {
   EXPECT_EQ(p.interface.data_prep_ns, 25190);
   EXPECT_TRUE(p.cache.separate_write_segment);
   EXPECT_TRUE(p.cache.stop_prefetch_in_sector);
+  EXPECT_TRUE(p.cache.prefetch_stops_at_its_sector);  // DiskSim's event model, every spec
   EXPECT_TRUE(p.cache.read_ahead_on_idle_hit);
   EXPECT_EQ(p.cache.max_read_ahead_blocks, 128);
   EXPECT_EQ(p.layout.zones[1].first_block_offset_sectors, 14);
