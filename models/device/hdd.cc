@@ -233,6 +233,9 @@ class HddDevice::Impl {
   }
   // Replays the read-ahead up to `t_ps`: every sector finished by then is in the segment.
   void AdvanceReadAhead(int64_t t_ps);
+  // Of the next `blocks` sectors of the read-ahead's track run, `st` each, how many in a
+  // row find room in the segment as they start (RoomEndLbn).
+  int64_t BlocksWithRoom(int64_t blocks, int64_t st) const;
   // Latest instant a write-back segment's data reach the platter, as far as it is
   // known: a prebuffered write's are written at its turn, not yet known.
   int64_t DirtyUntilPs() const {
@@ -400,8 +403,11 @@ class HddDevice::Impl {
   // currtime, which only its sector and seek events move). REQUIRES: AdvanceReadAhead(t_ps).
   int64_t LastSectorPs(int64_t t_ps) const {
     if (!ra_.active) return std::max(ra_.done_ps, media_done_ps_);
+    if (ra_.next_start_ps <= t_ps) return ra_.next_start_ps;
+    // Waiting for room, the head passes sectors: the last ended on a sector boundary.
+    if (ra_.paused) return ra_.next_start_ps - CeilDiv(ra_.next_start_ps - t_ps, ra_.sector_ps) * ra_.sector_ps;
     // Seeking or waiting for the sector: the last was before the positioning.
-    return ra_.next_start_ps <= t_ps ? ra_.next_start_ps : ra_.positioned_ps;
+    return ra_.positioned_ps;
   }
   // With preseeking, when the command last served gave the arm up for the next
   // (DiskSim's disk_release_hda): once its media work was done (level 2), or that and
@@ -462,7 +468,42 @@ class HddDevice::Impl {
     int64_t next_start_ps = 0;  // next_lbn's sector starts passing under the head
     int64_t done_ps = 0;        // once inactive: when its last sector ended
     int64_t positioned_ps = 0;  // positioning to next_lbn started (the sector before ended)
+    // next_lbn's sector passed without room in the segment (Intake): it comes round
+    // again at next_start_ps, the head passing the sectors between, sector_ps each.
+    bool paused = false;
+    int64_t sector_ps = 0;
   };
+  // The host's intake of the data of the read in service (DiskSim's outblkno): until
+  // that read's completion is sent, a read-ahead into its segment may hold no more
+  // than a segment's worth of blocks from the first the host has not taken
+  // (disk_buffer_block_available), and so reads on only as the host takes them. A
+  // sector passing without room is read a revolution later.
+  struct Intake {
+    int seg = -1;           // the read's segment; -1: no read limits the read-ahead
+    int64_t first_lbn = 0;  // the read's first block
+    int64_t until_ps = 0;   // its completion is sent then, and the limit lifted
+    int64_t block_ps = 0;   // the bus's time a block
+    // Runs of blocks sent back to back: when the last of each was sent, and how many
+    // of the read's blocks were sent by then; the head sent at once first.
+    std::pair<int64_t, int64_t> head{0, 0};
+    std::vector<std::pair<int64_t, int64_t>> runs;
+    // How many of the read's blocks the host has taken by `t`.
+    int64_t TakenBy(int64_t t) const;
+  };
+  Intake intake_;
+  // The first LBN a read-ahead into segment `seg` may not read at `t` (Intake).
+  int64_t RoomEndLbn(int seg, int64_t t) const {
+    if (seg != intake_.seg || t >= intake_.until_ps) return std::numeric_limits<int64_t>::max();
+    return intake_.first_lbn + p_.cache.segment_blocks + intake_.TakenBy(t);
+  }
+  // Records the read from `lbn` in segment `seg` whose data were sent (intake_.head,
+  // then BusPipeline's runs) by `sent_ps`, when its completion is sent.
+  void KeepIntake(int seg, int64_t lbn, int64_t sent_ps) {
+    intake_.seg = seg;
+    intake_.first_lbn = lbn;
+    intake_.until_ps = sent_ps;
+    intake_.block_ps = Ps(p_.interface.bus_read_block_ns);
+  }
 
   int64_t ServeRead(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, int64_t take, HddBreakdown* bd);
   int64_t ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd);
@@ -805,6 +846,7 @@ void HddDevice::Impl::Replan() {
     done = BusPipeline(plan_.bus_free, plan_.b, plan_.watermark, plan_.sending, plan_.buffered, plan_.media_blocks,
                        plan_.after) +
            plan_.tail_ps;
+    intake_.until_ps = done - plan_.tail_ps;
   } else {
     const int64_t connect = HostFreePs(plan_.connect_ps);
     bus_.Connect(connect);
@@ -877,6 +919,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   media_done_ps_ = media_end;
   bd->wait_ns = RoundNs(arm_start - turn);
+  intake_.head = sending ? std::pair{bus_free, cached} : std::pair<int64_t, int64_t>{0, 0};
   const int64_t sent = SendReadData(bus_free, b, watermark, sending, sending ? 0 : cached, media_n, -1);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
@@ -889,6 +932,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
   } else {
     cache_.Fill(target_seg, fill_from, lbn + n, /*is_write=*/false);
   }
+  KeepIntake(target_seg, lbn, sent);
   if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn, lbn + n, media_end);
   ForgetSentData(target_seg, lbn + n);
   plan_.seg = target_seg;  // read only when a plan was kept
@@ -948,7 +992,9 @@ int64_t HddDevice::Impl::ServeFromReadAhead(const Pending& cmd, int64_t lbn, int
                                       /*is_write=*/false, bd, /*positioned=*/true);
   media_done_ps_ = media_end;
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
+  intake_.head = sending ? std::pair{bus_free, cached} : std::pair<int64_t, int64_t>{0, 0};
   const int64_t sent = SendReadData(bus_free, b, watermark, sending, sending ? 0 : cached, n - cached, seg);
+  KeepIntake(seg, lbn, sent);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
   cache_.Touch(seg);
@@ -975,7 +1021,11 @@ int64_t HddDevice::Impl::ServeWholeHit(const Pending& cmd, int64_t lbn, int64_t 
   const int64_t ready = HitReadyPs(cmd, BusTurnPs(t), p_.cache.sneaky_full_read_hits);
   bus_.Connect(BusTurnPs(t));
   ForgetSentData(seg, lbn + n);
-  return CompleteRead(seg, ready + Ps(io.data_prep_ns) + n * Ps(io.bus_read_block_ns) + Ps(io.read_completion_ns));
+  const int64_t sent = ready + Ps(io.data_prep_ns) + n * Ps(io.bus_read_block_ns);
+  intake_.head = {sent, n};
+  intake_.runs.clear();
+  KeepIntake(seg, lbn, sent);
+  return CompleteRead(seg, sent + Ps(io.read_completion_ns));
 }
 
 // When a read hit whose turn on the bus comes at `t` may start sending from the
@@ -1054,6 +1104,26 @@ int64_t HddDevice::Impl::ReadWatermark(int64_t n) const {
 // preparation. One that may not hold the bus disconnects whenever the buffer runs dry,
 // and reconnects the same way once the disconnect is over. Its connections go into bus_
 // (a sending disk's began before; the completion ends the last).
+int64_t HddDevice::Impl::Intake::TakenBy(int64_t t) const {
+  int64_t taken = 0;
+  const auto within = [&](const std::pair<int64_t, int64_t>& run, int64_t before) {
+    // The run's blocks (before, run.second] went back to back, the last at run.first.
+    if (t >= run.first) return run.second;
+    if (block_ps <= 0) return before;
+    return std::max(before, run.second - CeilDiv(run.first - t, block_ps));
+  };
+  if (head.second > 0) {
+    taken = within(head, 0);
+    if (t < head.first) return taken;
+  }
+  for (const auto& run : runs) {
+    const int64_t before = taken;
+    taken = within(run, before);
+    if (t < run.first) return taken;
+  }
+  return taken;
+}
+
 int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t buffered,
                                      int64_t media_blocks, int after) {
   const HddInterface& io = p_.interface;
@@ -1063,6 +1133,8 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
   int64_t waiting = buffered;  // of them, sectors in the buffer while the disk is disconnected
   bool connected = io.never_disconnect || sending;
   const bool holds_bus = io.hold_bus_read || io.never_disconnect;
+  intake_.runs.clear();
+  int64_t sent = intake_.head.second;
   for (const MediaRun& r : runs_) {
     if (connected && !holds_bus && bus_free < r.first_ready_ps()) {
       connected = false;
@@ -1078,6 +1150,8 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
       bus_.Connect(connect);
       bus_free = connect + reconnect + waiting * b;  // those waiting go first
       left -= waiting;
+      sent += waiting;
+      intake_.runs.emplace_back(bus_free, sent);
       waiting = 0;
       connected = true;
     }
@@ -1087,6 +1161,8 @@ int64_t HddDevice::Impl::BusPipeline(int64_t bus_free, int64_t b, int64_t waterm
     }
     left -= r.blocks;
     bus_free = std::max({bus_free + r.blocks * b, r.first_ready_ps() + r.blocks * b, r.end_ps() + b});
+    sent += r.blocks;
+    intake_.runs.emplace_back(bus_free, sent);
   }
   return bus_free;
 }
@@ -1189,6 +1265,7 @@ void HddDevice::Impl::ExtendReadAhead(int seg, int64_t req_lbn, int64_t req_end,
 void HddDevice::Impl::PositionReadAhead(int64_t t) {
   const PhysicalAddress a = geo_.Map(ra_.next_lbn);
   ra_.positioned_ps = t;
+  ra_.paused = false;
   ra_.seek_done_ps = t + mech_.PositionPs(a, /*is_write=*/false);
   mech_.MoveTo(a);
   ra_.next_start_ps = ra_.seek_done_ps + mech_.RotationalWaitPs(ra_.seek_done_ps, a);
@@ -1206,6 +1283,19 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
     const int64_t st = mech_.SectorPsOnTrackOf(run.sectors_per_track);
     if (t < ra_.next_start_ps + st) break;
     const int64_t finished = (t - ra_.next_start_ps) / st;
+    if (const int64_t can = std::min(finished, run.blocks); intake_.seg == ra_.segment) {
+      const int64_t k = BlocksWithRoom(can, st);
+      if (k < can) {
+        // Block k's sector passes without room: it comes round a revolution later.
+        ra_.next_lbn += k;
+        ra_.next_start_ps += k * st + mech_.period_ps();
+        ra_.paused = true;
+        ra_.sector_ps = st;
+        if (k > 0) cache_.Extend(ra_.segment, ra_.next_lbn);
+        continue;
+      }
+    }
+    ra_.paused = false;
     if (finished < run.physical_span) {
       const int64_t k = std::min(finished, run.blocks);
       ra_.next_lbn += k;
@@ -1225,6 +1315,16 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
   }
 }
 
+int64_t HddDevice::Impl::BlocksWithRoom(int64_t blocks, int64_t st) const {
+  if (blocks <= 0) return blocks;
+  // Room only grows: if the last has room as the first sector starts, all have.
+  if (ra_.next_lbn + blocks - 1 < RoomEndLbn(ra_.segment, ra_.next_start_ps)) return blocks;
+  for (int64_t k = 0; k < blocks; ++k) {
+    if (ra_.next_lbn + k >= RoomEndLbn(ra_.segment, ra_.next_start_ps + k * st)) return k;
+  }
+  return blocks;
+}
+
 // StopReadAhead of a read-ahead still running at `t`. The arm is free once it has
 // read its minimum, at the end of a seek in progress (the arm is then over the
 // read-ahead's track), at once while it waits for rotation (or, on a DiskSim drive,
@@ -1241,7 +1341,10 @@ int64_t HddDevice::Impl::StopActiveReadAhead(int64_t t) {
   ra_.active = false;
   if (t < ra_.seek_done_ps) return ra_.seek_done_ps;
   if (t < ra_.next_start_ps) {
-    return p_.cache.prefetch_stops_at_its_sector && !p_.cache.stop_prefetch_in_sector ? ra_.next_start_ps : t;
+    if (!p_.cache.prefetch_stops_at_its_sector || p_.cache.stop_prefetch_in_sector) return t;
+    // DiskSim's next sector event: as the next sector passes while waiting for room.
+    if (ra_.paused) return ra_.next_start_ps - (ra_.next_start_ps - t) / ra_.sector_ps * ra_.sector_ps;
+    return ra_.next_start_ps;
   }
   if (p_.cache.stop_prefetch_in_sector) return t;
   ++ra_.next_lbn;
