@@ -905,6 +905,32 @@ TEST(HddDeviceTest, AReadAheadWaitingForItsSectorStopsAsItComesOnADisksimDrive) 
   }
 }
 
+// A read-ahead into the segment of a read whose data the host is still taking holds no
+// more than the segment's 16 blocks from the first the host has not taken (DiskSim's
+// disk_buffer_block_available); a sector without room passes and comes round a
+// revolution later. The read of 0-15 at t=0 reads sectors 0-15 at 0-1.6 ms; on a bus of
+// 0.2 ms a block, block k is taken by 0.3 + 0.2k ms and the read completes at 3.3 ms.
+// Its read-ahead reads 16-29 (block L needs L < 16 + the blocks taken as its sector
+// starts), and sector 30 at 3.0 ms finds none: the segment holds 14-29 at 5 ms, and
+// the read of 25 then is a hit (done 5.2 ms). On a bus of 0.01 ms a block nothing holds
+// the read-ahead back: by 5 ms it has read past 49, the segment slid beyond 25, and
+// the read of 25 waits for sector 25, 12.5-12.6 ms (done 12.61 ms).
+TEST(HddDeviceTest, AReadAheadWaitsForRoomInTheSegment) {
+  for (double block_ms : {0.2, 0.01}) {
+    HddParams p = ToyDrive();
+    p.cache.segment_blocks = 16;
+    p.interface.bus_read_block_ns = MsToNs(block_ms);
+    ToyRun run(p);
+    run.drv.ReadAt(0, 0, 16);
+    run.drv.ReadAt(MsToNs(5.0), 25, 1);
+    run.sim.Run();
+    const bool slow = block_ms == 0.2;
+    EXPECT_EQ(run.drv.service[0], slow ? MsToNs(3.3) : MsToNs(1.61)) << block_ms;
+    EXPECT_EQ(run.drv.outcome[1], slow ? HddBreakdown::CacheOutcome::kWholeHit : HddBreakdown::CacheOutcome::kMiss);
+    EXPECT_EQ(MsToNs(5.0) + run.drv.service[1], slow ? MsToNs(5.2) : MsToNs(12.61)) << block_ms;
+  }
+}
+
 // Almost read hits. After a read of 0-7 at t=0 the read-ahead has read 8-19 by 2.0 ms
 // and is reading sector 20 at 2.05 ms. A read of 20 then joins it on drives with almost
 // hits (or a read-ahead window): sector 20 ends at 2.1 ms, sent by 2.11 (60 us). Without,
