@@ -1316,11 +1316,13 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
 }
 
 int64_t HddDevice::Impl::BlocksWithRoom(int64_t blocks, int64_t st) const {
-  if (blocks <= 0) return blocks;
-  // Room only grows: if the last has room as the first sector starts, all have.
-  if (ra_.next_lbn + blocks - 1 < RoomEndLbn(ra_.segment, ra_.next_start_ps)) return blocks;
-  for (int64_t k = 0; k < blocks; ++k) {
-    if (ra_.next_lbn + k >= RoomEndLbn(ra_.segment, ra_.next_start_ps + k * st)) return k;
+  // Room only grows: the sectors that have room as the first starts have it as they
+  // start; from the first that may not, look again as it starts, until room stops growing.
+  int64_t k = 0;
+  while (k < blocks) {
+    const int64_t room = RoomEndLbn(ra_.segment, ra_.next_start_ps + k * st) - ra_.next_lbn;
+    if (room <= k) return k;
+    k = room;
   }
   return blocks;
 }
