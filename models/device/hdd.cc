@@ -1316,6 +1316,8 @@ void HddDevice::Impl::AdvanceReadAhead(int64_t t) {
 }
 
 int64_t HddDevice::Impl::BlocksWithRoom(int64_t blocks, int64_t st) const {
+  // A segment's worth from the read's first block always has room.
+  if (ra_.next_lbn + blocks <= intake_.first_lbn + p_.cache.segment_blocks) return blocks;
   // Room only grows: the sectors that have room as the first starts have it as they
   // start; from the first that may not, look again as it starts, until room stops growing.
   int64_t k = 0;
