@@ -327,6 +327,11 @@ class HddDevice::Impl {
   // segments' hold data not yet on the platter, one that is neither dirty, nor held
   // by the command in service, nor read ahead into; -1 if none.
   int PrebufferSegment(int64_t t) const;
+  // PrebufferSegment, or else the segment of a read miss in service that has not taken
+  // it yet (seg_taken_ps_ after `t`): that read moves to one clean by then, as DiskSim's
+  // would take one then (MoveServiceSegment); -1 if none.
+  int TakePrebufferSegment(int64_t t);
+  void MoveServiceSegment(int to);
   // When, from `t` on, fewer than 'Maximum number of write segments' segments will
   // hold unwritten data, as the destages under way end (kNever if only a prebuffered
   // write's turn can free one).
@@ -364,6 +369,14 @@ class HddDevice::Impl {
     bool in_flight = false;
   };
   std::vector<OutOfTurn> out_of_turn_;
+  // Whether a command sent out of turn still has the bus at `t`: the drive picks the next
+  // as it completes.
+  bool OutOfTurnInFlight(int64_t t) const {
+    for (const OutOfTurn& o : out_of_turn_) {
+      if (o.in_flight && o.done_ps > t) return true;
+    }
+    return false;
+  }
   size_t AddOutOfTurn(const DeviceRequest& req, SimTime t, const HddBreakdown& bd, int64_t done_ps);
   // Whether the last completion the drive sent by `t` was a write's (DiskSim's
   // lastflags, which choose the "after write" overheads): of the commands completed,
@@ -453,6 +466,9 @@ class HddDevice::Impl {
                                      : bus_.DeliveredPs(sent);
   }
   int seg_in_use_ = -1;  // the cache segment it holds until it completes
+  // A read miss in service waiting for the arm (a destage before it) takes its segment in
+  // DiskSim only when it gets the arm, at seg_taken_ps_ (0: it has taken it).
+  int64_t seg_taken_ps_ = 0;
   bool busy_ = false;
   bool last_done_was_write_ = false;
   Pending current_{};
@@ -667,7 +683,7 @@ int64_t HddDevice::Impl::PrebufferPs(Pending& p, SimTime t, HddBreakdown* bd) {
   // Sent now, it has the bus as the host's; waiting, as the drive's (its reconnection).
   int64_t at = p.waited ? bus_.DeliveredPs(std::max(Ps(t), host_bus_until_ps_)) : HostTurnPs(Ps(t));
   if (at >= done_ps_) return kNotTaken;  // it comes as the command in service completes
-  int seg = PrebufferSegment(at);
+  int seg = TakePrebufferSegment(at);
   if (seg < 0) {
     // A write segment may free as a destage ends: the drive looks again as it next
     // lets the bus go (disk_disconnect -> disk_check_bus).
@@ -675,7 +691,7 @@ int64_t HddDevice::Impl::PrebufferPs(Pending& p, SimTime t, HddBreakdown* bd) {
     if (free_ps >= done_ps_) return kNotTaken;
     at = bus_.DeliveredPs(std::max(bus_.NextReleasePs(free_ps), host_bus_until_ps_));
     if (at >= done_ps_) return kNotTaken;
-    seg = PrebufferSegment(at);
+    seg = TakePrebufferSegment(at);
     if (seg < 0) return kNotTaken;
   }
   const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
@@ -742,6 +758,29 @@ int64_t HddDevice::Impl::WriteSegmentFreePs(int64_t t) {
   const auto nth = destage_ends_.end() - static_cast<std::ptrdiff_t>(still) - 1;
   std::nth_element(destage_ends_.begin(), nth, destage_ends_.end());
   return *nth;
+}
+
+int HddDevice::Impl::TakePrebufferSegment(int64_t t) {
+  if (const int seg = PrebufferSegment(t); seg >= 0 || seg_in_use_ < 0 || t >= seg_taken_ps_) return seg;
+  if (DirtySegments(t) >= p_.cache.max_write_segments) return -1;
+  const int64_t taken = seg_taken_ps_;
+  const int to = cache_.VictimWhere(/*for_write=*/false, [&](int i) {
+    return i != seg_in_use_ && cache_.at(i).dirty_until_ps <= taken && !(ra_.active && i == ra_.segment);
+  });
+  if (to < 0) return -1;
+  const int from = seg_in_use_;
+  MoveServiceSegment(to);
+  return from;
+}
+
+void HddDevice::Impl::MoveServiceSegment(int to) {
+  const int from = seg_in_use_;
+  const HddSegment run = cache_.at(from);
+  cache_.Fill(to, run.start, run.end, /*is_write=*/false);
+  cache_.Empty(from);
+  for (int* seg : {&seg_in_use_, &ra_.segment, &intake_.seg, &plan_.seg, &open_release_.seg}) {
+    if (*seg == from) *seg = to;
+  }
 }
 
 int HddDevice::Impl::PrebufferSegment(int64_t t) const {
@@ -933,6 +972,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
     cache_.Fill(target_seg, fill_from, lbn + n, /*is_write=*/false);
   }
   KeepIntake(target_seg, lbn, sent);
+  seg_taken_ps_ = seg < 0 ? arm_start : 0;
   if (p_.cache.enabled) StartReadAhead(target_seg, held_from, lbn, lbn + n, media_end);
   ForgetSentData(target_seg, lbn + n);
   plan_.seg = target_seg;  // read only when a plan was kept
@@ -1759,23 +1799,30 @@ void HddDevice::Submit(const DeviceRequest& req) {
   // READY_TO_TRANSFER way), or any command that takes its command overhead and
   // disconnects: at its disconnect (disk_disconnect -> disk_check_bus) the drive looks
   // for waiting commands to serve out of turn.
-  if (!params_.cache.write_prebuffering || !Prebuffer(impl_->queue_.size() - 1)) impl_->SendWhileBusy(p);
+  if (!params_.cache.write_prebuffering || Prebuffer(impl_->queue_.size() - 1) == Prebuffered::kNo) {
+    impl_->SendWhileBusy(p);
+  }
   if (!impl_->busy_) StartNext();
   SendWaitingOutOfTurn();
 }
 
 void HddDevice::SendWaitingOutOfTurnNow() {
-  if (!impl_->busy_) return;
+  if (!impl_->busy_ || impl_->OutOfTurnInFlight(Ps(sim_->now()))) return;
   auto& q = impl_->queue_;
-  // Reads whole in the buffer first (disk_select_bus_request's values 6 and 4), then
-  // writes for which a write segment is free (-1), each oldest first.
+  // One at a time: reads whole in the buffer first (disk_select_bus_request's values 6
+  // and 4), then writes for which a write segment is free (-1), oldest first. The next
+  // is chosen as this one's completion lets the bus go (the host's commands sent then
+  // going first); a write-through write's prebuffering completes nothing, and the
+  // next is chosen at once.
   if (params_.cache.sneaky_intermediate_read_hits) {
-    for (size_t i = 0; i < q.size();) {
-      if (!SendQueuedHit(i)) ++i;
+    for (size_t i = 0; i < q.size(); ++i) {
+      if (SendQueuedHit(i)) return;
     }
   }
   if (params_.cache.write_prebuffering) {
-    for (size_t i = 0; i < q.size(); ++i) Prebuffer(i);
+    for (size_t i = 0; i < q.size(); ++i) {
+      if (Prebuffer(i) == Prebuffered::kCompleted) return;
+    }
   }
 }
 
@@ -1788,13 +1835,14 @@ bool HddDevice::SendQueuedHit(size_t i) {
   return true;
 }
 
-bool HddDevice::Prebuffer(size_t i) {
+HddDevice::Prebuffered HddDevice::Prebuffer(size_t i) {
   HddBreakdown bd;
   Impl::Pending& p = impl_->queue_[i];
   const int64_t done = impl_->PrebufferPs(p, sim_->now(), &bd);
-  if (done == Impl::kNotTaken) return false;
-  if (done != Impl::kAtItsTurn) CompleteOutOfTurn(p.req, p.submitted, bd, done);
-  return true;
+  if (done == Impl::kNotTaken) return Prebuffered::kNo;
+  if (done == Impl::kAtItsTurn) return Prebuffered::kUntilItsTurn;
+  CompleteOutOfTurn(p.req, p.submitted, bd, done);
+  return Prebuffered::kCompleted;
 }
 
 void HddDevice::CompleteOutOfTurn(const DeviceRequest& req, SimTime submitted, const HddBreakdown& bd,
@@ -1888,6 +1936,7 @@ void HddDevice::Impl::Start() {
   bus_.Clear();
   host_spans_.clear();
   plan_.kind = BusPlan::Kind::kNone;
+  seg_taken_ps_ = 0;
   // Straight into last_breakdown() unless a sneaky hit may complete before this one.
   const int64_t done_ps = Serve(current_, now_ps, take_ps, out_of_turn_.capacity() > 0 ? &current_bd_ : &dev_.last_);
   bus_.Disconnect(done_ps);

@@ -70,8 +70,10 @@ class HddDevice final : public Device {
   // its buffer now (Impl::IntermediateHitPs); whether it did.
   bool SendQueuedHit(size_t i);
   // Takes the i-th waiting command's data now if it is a write the drive may prebuffer
-  // (Impl::PrebufferPs); whether it did.
-  bool Prebuffer(size_t i);
+  // (Impl::PrebufferPs): not, or until its turn (write-through), or completing it now
+  // (write-back).
+  enum class Prebuffered { kNo, kUntilItsTurn, kCompleted };
+  Prebuffered Prebuffer(size_t i);
   // `req`, submitted at `submitted`, completes at `done_ps` out of turn.
   void CompleteOutOfTurn(const DeviceRequest& req, SimTime submitted, const HddBreakdown& bd, int64_t done_ps);
 
