@@ -357,6 +357,11 @@ class HddDevice::Impl {
   // write waits recycles that one's segment, whose sectors are written first (DiskSim's
   // disk_get_effectivehda, disk_buffer_recyclable_segment).
   size_t DestageFirst(size_t pick, int64_t t) const;
+  // A command served out of turn holds the bus from `at` to `until`: the host's commands
+  // and the reconnections of the command in service wait (host_spans_, Replan).
+  void HoldBusOutOfTurn(int64_t at, int64_t until);
+  // The breakdown of a command served out of turn: where its first block lies, `outcome`.
+  void OutOfTurnBreakdown(int64_t lbn, HddBreakdown::CacheOutcome outcome, HddBreakdown* bd) const;
   // Sends the hit of `req` in `seg` out of turn, holding the bus from `at` to `done`
   // (host_spans_ hold back the command in service); returns `done`.
   int64_t SendOutOfTurn(const DeviceRequest& req, int seg, int64_t at, int64_t done, HddBreakdown* bd);
@@ -716,18 +721,9 @@ int64_t HddDevice::Impl::PrebufferPs(Pending& p, SimTime t, HddBreakdown* bd) {
   cache_.Invalidate(lbn, lbn + n, seg);
   cache_.Fill(seg, lbn, lbn + n, /*is_write=*/true);
   cache_.set_dirty_until(seg, kHeldForItsTurn);
-  host_bus_until_ps_ = std::max(host_bus_until_ps_, bus_free);
-  if (plan_.kind != BusPlan::Kind::kNone) {
-    host_spans_.push_back(HostSpan{at, bus_free});
-    Replan();
-  }
+  HoldBusOutOfTurn(at, bus_free);
   if (!write_back) return kAtItsTurn;
-  const PhysicalAddress first = geo_.Map(lbn);
-  *bd = HddBreakdown{};
-  bd->cylinder = first.cylinder;
-  bd->head = first.head;
-  bd->sector = first.sector;
-  bd->cache = HddBreakdown::CacheOutcome::kWriteBuffered;
+  OutOfTurnBreakdown(lbn, HddBreakdown::CacheOutcome::kWriteBuffered, bd);
   return bus_free;
 }
 
@@ -803,18 +799,26 @@ int64_t HddDevice::Impl::SendOutOfTurn(const DeviceRequest& req, int seg, int64_
   const int64_t lbn = req.offset_bytes / 512;
   cache_.Touch(seg);
   ForgetSentData(seg, lbn + req.size_bytes / 512);
-  host_bus_until_ps_ = std::max(host_bus_until_ps_, done);
+  HoldBusOutOfTurn(at, done);
+  OutOfTurnBreakdown(lbn, HddBreakdown::CacheOutcome::kWholeHit, bd);
+  return done;
+}
+
+void HddDevice::Impl::HoldBusOutOfTurn(int64_t at, int64_t until) {
+  host_bus_until_ps_ = std::max(host_bus_until_ps_, until);
   if (busy_ && plan_.kind != BusPlan::Kind::kNone) {
-    host_spans_.push_back(HostSpan{at, done});
+    host_spans_.push_back(HostSpan{at, until});
     Replan();
   }
+}
+
+void HddDevice::Impl::OutOfTurnBreakdown(int64_t lbn, HddBreakdown::CacheOutcome outcome, HddBreakdown* bd) const {
   const PhysicalAddress first = geo_.Map(lbn);
   *bd = HddBreakdown{};
   bd->cylinder = first.cylinder;
   bd->head = first.head;
   bd->sector = first.sector;
-  bd->cache = HddBreakdown::CacheOutcome::kWholeHit;
-  return done;
+  bd->cache = outcome;
 }
 
 size_t HddDevice::Impl::AddOutOfTurn(const DeviceRequest& req, SimTime t, const HddBreakdown& bd,
