@@ -332,6 +332,14 @@ class HddDevice::Impl {
   // would take one then (MoveServiceSegment); -1 if none.
   int TakePrebufferSegment(int64_t t);
   void MoveServiceSegment(int to);
+  // A read of `lbn` about to start at `t` that will miss takes its segment now: the one
+  // ServeRead will choose is emptied (DiskSim's next command takes its segment as the
+  // command before completes, before the host hears of it and sends another).
+  void ClaimMissSegment(int64_t lbn, int64_t t) {
+    if (cache_.Find(lbn) >= 0 || JoinsReadAhead(-1, lbn)) return;
+    const int victim = CleanVictim(/*for_write=*/false, t);
+    if (!(ra_.active && victim == ra_.segment) && victim != seg_in_use_) cache_.Empty(victim);
+  }
   // When, from `t` on, fewer than 'Maximum number of write segments' segments will
   // hold unwritten data, as the destages under way end (kNever if only a prebuffered
   // write's turn can free one).
@@ -1860,6 +1868,21 @@ SimTime HddDevice::FlushDoneAt() const { return std::max(sim_->now(), CeilNs(imp
 void HddDevice::StartNext() {
   auto& q = impl_->queue_;
   if (q.empty()) return;
+  const size_t pick = PickNext();
+  impl_->current_ = q.Take(pick);
+  impl_->Start();
+}
+
+void HddDevice::ClaimSegmentOfNext() {
+  auto& q = impl_->queue_;
+  if (q.empty()) return;
+  const Impl::Pending& next = q[PickNext()];
+  if (next.req.op != IoOp::kRead) return;
+  impl_->ClaimMissSegment(next.req.offset_bytes / 512, Ps(sim_->now()));
+}
+
+size_t HddDevice::PickNext() {
+  auto& q = impl_->queue_;
   size_t pick = 0;
   // Picked when the arm is free for it: now, or with preseeking as early as the arm's release.
   const int64_t now_ps = impl_->TakePs(Ps(sim_->now()), q[0].delivered_ps);
@@ -1877,8 +1900,7 @@ void HddDevice::StartNext() {
     pick = impl_->PickSptf(there, now_ps);
   }
   if (params_.cache.write_prebuffering) pick = impl_->DestageFirst(pick, now_ps);
-  impl_->current_ = q.Take(pick);
-  impl_->Start();
+  return pick;
 }
 
 size_t HddDevice::Impl::PickAsDisksim(size_t there, int64_t now_ps) {
@@ -1988,6 +2010,7 @@ void HddDevice::OnEvent(uint32_t kind, uint64_t arg) {
   stats_.OnLeave(now, in_device_, req.op == IoOp::kWrite, req.size_bytes, now - submitted);
   // The listener reads last_breakdown() of this command before the next one starts.
   if (impl_->out_of_turn_.capacity() > 0) last_ = impl_->current_bd_;
+  if (params_.cache.sneaky_full_read_hits) ClaimSegmentOfNext();
   if (listener_ != nullptr) listener_->OnDeviceDone(req, submitted, now);
   if (!impl_->busy_) StartNext();
   SendWaitingOutOfTurn();  // disk_completion -> disk_check_bus, the next command started

@@ -60,6 +60,11 @@ class HddDevice final : public Device {
  private:
   class Impl;
   void StartNext();
+  // Which waiting command the drive starts next (its scheduler's pick, now).
+  size_t PickNext();
+  // With sneaky full read hits: the next command, a read that will miss, takes its
+  // segment before the host hears of the completion (Impl::ClaimMissSegment).
+  void ClaimSegmentOfNext();
   // As the bus frees (a command's disconnect or completion), the waiting commands a
   // DiskSim drive serves out of turn: reads whole in its buffer, writes it prebuffers.
   void SendWaitingOutOfTurn() {
