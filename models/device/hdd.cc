@@ -262,21 +262,22 @@ class HddDevice::Impl {
     int64_t delivered_ps = 0;
     bool after_write = false;    // the last command the drive completed before this one came was a write
     bool waited = false;         // it came while the drive had another command (SendWhileBusy)
+    // A write whose data came out of turn (PrebufferPs): into buffered_seg, block k
+    // in by data_in_ps + (k + 1) x the bus's block time. (Fields placed to keep the
+    // command small.)
+    bool prebuffered = false;
     PhysicalAddress first{};
     int64_t first_start_ps = 0;  // estimates: the first block's sector start in a revolution
     int seg = -1;
-    uint64_t seg_version = HddSegmentCache::kNever;
-    // A write whose data came out of turn (PrebufferPs): into buffered_seg, block k
-    // in by data_in_ps + (k + 1) x the bus's block time.
-    bool prebuffered = false;
     int buffered_seg = -1;
+    uint64_t seg_version = HddSegmentCache::kNever;
     int64_t data_in_ps = 0;
   };
   // Makes `p` the command `req` arriving at `t`, ready for its service (and, on a
   // drive that estimates positioning, for the estimates). Filled in place, where it
   // will be served or wait: a command built elsewhere and copied there at once would
   // be read with wide loads right after the narrow stores that built it, which stalls.
-  void Arrive(const DeviceRequest& req, SimTime t, Pending& p) const {
+  [[gnu::always_inline]] void Arrive(const DeviceRequest& req, SimTime t, Pending& p) const {
     p.req = req;
     p.submitted = t;
     p.delivered_ps = Ps(t);
@@ -348,11 +349,14 @@ class HddDevice::Impl {
   // Where new data go at `t` (HddSegmentCache::Victim), passing over the segments whose
   // write data are not on the platter yet (DiskSim reuses a segment once clean),
   // unless all are such.
-  int CleanVictim(bool for_write, int64_t t) const {
+  [[gnu::always_inline]] int CleanVictim(bool for_write, int64_t t) const {
     const int victim = cache_.Victim(for_write);
     if (cache_.at(victim).dirty_until_ps <= t) [[likely]] return victim;
-    const int clean = cache_.VictimWhere(for_write, [&](int i) { return cache_.at(i).dirty_until_ps <= t; });
+    const int clean = CleanVictimOtherThan(for_write, t);
     return clean >= 0 ? clean : victim;
+  }
+  [[gnu::noinline]] int CleanVictimOtherThan(bool for_write, int64_t t) const {
+    return cache_.VictimWhere(for_write, [&](int i) { return cache_.at(i).dirty_until_ps <= t; });
   }
   // How many segments hold write data not yet on the platter at `t`.
   int DirtySegments(int64_t t) const {
