@@ -246,6 +246,11 @@ class HddDevice::Impl {
     }
     return until;
   }
+  // Whether the drive reports a write complete once its data are in the buffer.
+  bool WriteBack() const { return p_.cache.enabled && p_.cache.fast_write_level > 0; }
+  // Whether command `p` was reported complete before its turn: a prebuffered
+  // write-back write, whose turn writes its sectors unseen by the host.
+  bool CompletedOutOfTurn(const Pending& p) const { return p.prebuffered && WriteBack(); }
   // A segment's dirty_until_ps while the prebuffered write it holds waits for its turn.
   static constexpr int64_t kHeldForItsTurn = std::numeric_limits<int64_t>::max();
 
@@ -482,6 +487,9 @@ class HddDevice::Impl {
     return sent < host_bus_until_ps_ ? bus_.DeliveredPs(host_bus_until_ps_, /*host_first=*/true)
                                      : bus_.DeliveredPs(sent);
   }
+  // When the drive may reconnect from `t` for a waiting command it serves out of turn:
+  // once the host's commands and the command in service have let the bus go.
+  int64_t DriveTurnPs(int64_t t) const { return bus_.DeliveredPs(std::max(t, host_bus_until_ps_)); }
   int seg_in_use_ = -1;  // the cache segment it holds until it completes
   // A read miss in service waiting for the arm (a destage before it) takes its segment in
   // DiskSim only when it gets the arm, at seg_taken_ps_ (0: it has taken it).
@@ -593,9 +601,13 @@ class HddDevice::Impl {
   int64_t BusPipeline(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t buffered,
                       int64_t media_blocks, int after);
   // Sends a read's data (BusPipeline, the disconnect overheads after the command
-  // before), keeping how where the host's commands may push it back later (Replan).
-  int64_t SendReadData(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t buffered,
+  // before), keeping how where the host's commands may push it back later (Replan):
+  // its `cached` head, sent by `bus_free` if `sending`, else waiting in the buffer, then
+  // `media_blocks` from the media.
+  int64_t SendReadData(int64_t bus_free, int64_t b, int64_t watermark, bool sending, int64_t cached,
                        int64_t media_blocks, int seg) {
+    intake_.head = sending ? std::pair{bus_free, cached} : std::pair<int64_t, int64_t>{0, 0};
+    const int64_t buffered = sending ? 0 : cached;
     if (bus_.enabled()) {
       plan_ = BusPlan{BusPlan::Kind::kReadData, bus_free, b, watermark, sending, buffered, media_blocks, prev(), 0,
                       Ps(p_.interface.read_completion_ns), seg, bus_.mark()};
@@ -682,7 +694,7 @@ int64_t HddDevice::Impl::IntermediateHitPs(const Pending& p, SimTime t, HddBreak
   const HddInterface& io = p_.interface;
   // The bus is free once the host's commands (this one's own among them) have let it
   // go and the command in service does not hold it.
-  const int64_t at = bus_.DeliveredPs(std::max(Ps(t), host_bus_until_ps_));
+  const int64_t at = DriveTurnPs(Ps(t));
   if (at >= done_ps_) return -1;
   const int seg = OutOfTurnHitSegment(p.req);
   if (seg < 0) return -1;
@@ -698,7 +710,7 @@ int64_t HddDevice::Impl::PrebufferPs(Pending& p, SimTime t, HddBreakdown* bd) {
   }
   const HddInterface& io = p_.interface;
   // Sent now, it has the bus as the host's; waiting, as the drive's (its reconnection).
-  int64_t at = p.waited ? bus_.DeliveredPs(std::max(Ps(t), host_bus_until_ps_)) : HostTurnPs(Ps(t));
+  int64_t at = p.waited ? DriveTurnPs(Ps(t)) : HostTurnPs(Ps(t));
   if (at >= done_ps_) return kNotTaken;  // it comes as the command in service completes
   int seg = TakePrebufferSegment(at);
   if (seg < 0) {
@@ -706,12 +718,12 @@ int64_t HddDevice::Impl::PrebufferPs(Pending& p, SimTime t, HddBreakdown* bd) {
     // lets the bus go (disk_disconnect -> disk_check_bus).
     const int64_t free_ps = WriteSegmentFreePs(at);
     if (free_ps >= done_ps_) return kNotTaken;
-    at = bus_.DeliveredPs(std::max(bus_.NextReleasePs(free_ps), host_bus_until_ps_));
+    at = DriveTurnPs(bus_.NextReleasePs(free_ps));
     if (at >= done_ps_) return kNotTaken;
     seg = TakePrebufferSegment(at);
     if (seg < 0) return kNotTaken;
   }
-  const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
+  const bool write_back = WriteBack();
   // Sent now, it takes its command overhead; waiting, disconnected since it took it,
   // it reconnects (disk_check_bus).
   const int after = LastDoneWasWriteAt(at) ? 1 : 0;
@@ -846,7 +858,7 @@ bool HddDevice::Impl::LastDoneWasWriteAt(int64_t t) const {
   int64_t latest = -1;
   bool write = last_done_was_write_;
   // A prebuffered write-back write in service completed already, out of turn.
-  if (busy_ && done_ps_ <= t && !(current_.prebuffered && p_.cache.enabled && p_.cache.fast_write_level > 0)) {
+  if (busy_ && done_ps_ <= t && !CompletedOutOfTurn(current_)) {
     latest = done_ps_;
     write = current_.req.op == IoOp::kWrite;
   }
@@ -869,7 +881,7 @@ void HddDevice::Impl::SendWhileBusy(Pending& p) {
   int64_t phase = Ps(io.per_request_ns);
   if (p.req.op == IoOp::kRead) {
     phase += Ps(io.read_miss_ns[after]) + Ps(io.read_disconnect_ns[after]);
-  } else if (p_.cache.enabled && p_.cache.fast_write_level > 0) {
+  } else if (WriteBack()) {
     phase += Ps(io.write_hit_ns[after]) + Ps(io.write_disconnect_ns);
   } else {
     phase += Ps(io.write_miss_ns[after]);  // DiskSim adds no disconnect overhead here
@@ -974,8 +986,7 @@ int64_t HddDevice::Impl::ServeRead(const Pending& cmd, int64_t lbn, int64_t n, i
       WalkMedia(media_lbn, media_n, arm_start, /*is_write=*/false, bd, /*positioned=*/false, ZeroLatencyFor(false));
   media_done_ps_ = media_end;
   bd->wait_ns = RoundNs(arm_start - turn);
-  intake_.head = sending ? std::pair{bus_free, cached} : std::pair<int64_t, int64_t>{0, 0};
-  const int64_t sent = SendReadData(bus_free, b, watermark, sending, sending ? 0 : cached, media_n, -1);
+  const int64_t sent = SendReadData(bus_free, b, watermark, sending, cached, media_n, -1);
 
   // A fresh segment also keeps the free blocks read on the way to the first wanted one.
   const int64_t fill_from = seg < 0 && p_.cache.read_any_free_blocks ? lbn - FreeBlocksBefore(lbn) : lbn;
@@ -1048,8 +1059,7 @@ int64_t HddDevice::Impl::ServeFromReadAhead(const Pending& cmd, int64_t lbn, int
                                       /*is_write=*/false, bd, /*positioned=*/true);
   media_done_ps_ = media_end;
   DropLeadingBlocks(gap);  // read ahead into the buffer, not sent to the host
-  intake_.head = sending ? std::pair{bus_free, cached} : std::pair<int64_t, int64_t>{0, 0};
-  const int64_t sent = SendReadData(bus_free, b, watermark, sending, sending ? 0 : cached, n - cached, seg);
+  const int64_t sent = SendReadData(bus_free, b, watermark, sending, cached, n - cached, seg);
   KeepIntake(seg, lbn, sent);
   const int64_t held_from = std::min(cache_.at(seg).start, lbn);
   cache_.Extend(seg, lbn + n);
@@ -1571,7 +1581,7 @@ bool HddDevice::Impl::ExtraWriteDisconnect(int seg, int64_t lbn, int64_t t) cons
 int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t, HddBreakdown* bd) {
   if (cmd.prebuffered) return ServePrebufferedWrite(cmd, lbn, n, t, bd);
   const HddInterface& io = p_.interface;
-  const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
+  const bool write_back = WriteBack();
   const int64_t b = Ps(io.bus_write_block_ns);
   const int after = cmd.waited ? (cmd.after_write ? 1 : 0) : prev();
   const int64_t arrive = (cmd.waited ? cmd.delivered_ps + Ps(io.bus_arbitration_ns) : t) + Ps(io.per_request_ns);
@@ -1659,7 +1669,7 @@ int64_t HddDevice::Impl::ServeWrite(const Pending& cmd, int64_t lbn, int64_t n, 
 // DiskSim's disk releases the arm to the next command.
 int64_t HddDevice::Impl::ServePrebufferedWrite(const Pending& cmd, int64_t lbn, int64_t n, int64_t t,
                                                HddBreakdown* bd) {
-  const bool write_back = p_.cache.enabled && p_.cache.fast_write_level > 0;
+  const bool write_back = WriteBack();
   const int64_t media_end = WriteMedia(lbn, n, ArmStart(t, t), t, cmd.data_in_ps, 0, bd);
   cache_.Touch(cmd.buffered_seg);
   cache_.set_dirty_until(cmd.buffered_seg, write_back ? media_end : 0);
@@ -2001,7 +2011,7 @@ void HddDevice::OnEvent(uint32_t kind, uint64_t arg) {
   // A prebuffered write-back write completed when its data were in: its turn, its
   // sectors written, ends here unseen by the host (and with no bus event, at which the
   // drive would look for waiting commands to serve out of turn).
-  if (impl_->current_.prebuffered && params_.cache.enabled && params_.cache.fast_write_level > 0) {
+  if (impl_->CompletedOutOfTurn(impl_->current_)) {
     StartNext();
     return;
   }
