@@ -199,11 +199,11 @@ struct HddCache {
   // hold is sent from the buffer as soon as the bus is free, out of turn
   // (disk_select_bus_request's values 6 and 4).
   bool sneaky_intermediate_read_hits = false;
-  // DiskSim's "Allow write prebuffering": on a drive with a queue, a write that comes
-  // while the drive serves another takes its data into a free write segment at once
-  // (disk_write_arrive's READY_TO_TRANSFER way; later, at a completion, for one that
-  // found none free), completing then with write-back; its sectors are written at
-  // its turn.
+  // DiskSim's "Allow write prebuffering": a write that comes while a destage or another
+  // command holds the arm takes its data into a free write segment at once
+  // (disk_write_arrive's READY_TO_TRANSFER way; with a queue, also later, at a bus
+  // release, for one that found none free), completing then with write-back; its
+  // sectors are written at its turn. Without it, such a write waits.
   bool write_prebuffering = false;
   // DiskSim's "Preseeking level": how early the arm may leave a read for the next
   // command: 0 once the host has confirmed the completion, 1 once the completion is
